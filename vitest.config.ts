@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+// Tests spawn real driver processes; two cores means two workers at most.
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    pool: 'forks',
+    maxWorkers: 2,
+    testTimeout: 120_000,
+    hookTimeout: 60_000,
+  },
+});
