@@ -112,7 +112,8 @@ export const SettleRequest = z.discriminatedUnion('state', [
 export const SettleResult = z.object({ effectId: z.string().min(1), state: EffectState });
 
 export const GateAction = z.enum(['replay', 'retry_with_key', 'reconcile_receipt', 'needs_attention', 'run_again', 'none']);
-export const GateRequest = z.object({ scope: RunScope });
+/** `attempt` is the resumed node attempt, carried for audit only: the lookup must never key on it (§4). */
+export const GateRequest = z.object({ scope: RunScope, attempt: z.number().int().min(1).optional() });
 export const GateDecision = z.object({
   decision: z.enum(['pass', 'reconcile', 'refuse']),
   effects: z.array(
@@ -293,7 +294,8 @@ export const Response = z.discriminatedUnion('ok', [
 /** Sent unprompted by the implementation at an armed crash point; it then blocks for `resume`. */
 export const CrashpointMessage = z.object({ type: z.literal('crashpoint'), point: z.string().min(1), seq: z.number().int().min(1) });
 export const ResumeMessage = z.object({ type: z.literal('resume'), seq: z.number().int().min(1) });
-export const ImplementationMessage = z.discriminatedUnion('type', [Response.options[0], Response.options[1], CrashpointMessage]);
+// Nested: zod 4 rejects two flat options that share the discriminator value 'response'.
+export const ImplementationMessage = z.discriminatedUnion('type', [Response, CrashpointMessage]);
 
 export type Json = unknown;
 export type Tier = z.infer<typeof Tier>;

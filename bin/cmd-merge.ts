@@ -1,0 +1,35 @@
+// `ejc merge`: joins the shard reports of one run into the report the unsharded run would have written.
+import { join } from 'node:path';
+import { EjcError } from '../harness/errors.js';
+import { toJUnit } from '../reports/junit.js';
+import { mergeReports } from '../reports/merge.js';
+import { readReport } from '../reports/read-report.js';
+import { writeFileAtomic, writeReportFile } from '../reports/write-report.js';
+import { flag, parseCommand, stringValue } from './args.js';
+import { EXIT, exitCodeFor } from './exit-codes.js';
+import { helpText } from './help.js';
+
+/** Runs `ejc merge <reports...> --out <dir>` and returns the merged verdict's exit code. */
+export async function mergeCommand(argv: string[]): Promise<number> {
+  const parsed = parseCommand('merge', argv, { out: { type: 'string' }, junit: { type: 'string' } }, { min: 1, max: Infinity });
+  if (flag(parsed, 'help')) {
+    process.stdout.write(helpText('merge'));
+    return EXIT.ok;
+  }
+  const out = stringValue(parsed, 'out');
+  if (out === undefined) throw new EjcError('usage', 'ejc merge needs --out <dir> for the merged report; see ejc merge --help');
+  const reports = [];
+  for (const path of parsed.positionals) reports.push(await readReport(path));
+  const target = join(out, 'report.json');
+  const merged = mergeReports(reports, { reportPath: target });
+  await writeReportFile(out, merged);
+  const junit = stringValue(parsed, 'junit');
+  if (junit !== undefined) await writeFileAtomic(junit, toJUnit(merged));
+  const s = merged.summary;
+  process.stdout.write(
+    `merged ${reports.length} shard(s) into ${target}: ${merged.verdict} ` +
+      `(${s.passed} passed, ${s.failed} failed, ${s.inconclusive} inconclusive, ${s.notApplicable} not applicable)\n` +
+      `outcomeDigest ${merged.outcomeDigest}\n`,
+  );
+  return exitCodeFor(merged.verdict);
+}

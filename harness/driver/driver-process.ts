@@ -1,0 +1,239 @@
+// One spawned driver process: protocol framing, per-call timeouts, crash point hand-off, group kill and reaping.
+import { execa } from 'execa';
+import { EjcError, ProtocolViolation } from '../errors.js';
+import type { HelloResult, OperationName, OpParams } from '../protocol/schemas.js';
+import { decodeLine } from './decode.js';
+import type { SpawnSpec } from './launch.js';
+import { killGroup, waitGroupGone } from './process-group.js';
+import { registerGroup, unregisterGroup } from './registry.js';
+import { LineBuffer, MAX_LINE_BYTES, StderrRing } from './stream-lines.js';
+import type { CallOutcome, DriverHandle, ExitInfo, StartDriverOptions } from './types.js';
+
+type AnyOutcome = CallOutcome<OperationName>;
+interface Current { readonly op: OperationName; readonly id: number; readonly timeoutMs: number; blocked: boolean; crashSeq: number }
+interface Waiter { resolve(outcome: AnyOutcome): void; reject(err: Error): void; timer: NodeJS.Timeout }
+
+/** Spawns the driver in its own process group and wraps it as a DriverHandle (hello not yet exchanged). */
+export function spawnDriver(spec: SpawnSpec, opts: StartDriverOptions): DriverProcess {
+  return new DriverProcess(spec, opts);
+}
+
+export class DriverProcess implements DriverHandle {
+  readonly label: string;
+  readonly pid: number;
+  readonly violations: ProtocolViolation[] = [];
+  readonly exited: Promise<ExitInfo>;
+  private helloResult: HelloResult | null = null;
+  private seqCount = 0;
+  private nextId = 0;
+  private current: Current | null = null;
+  private waiter: Waiter | null = null;
+  private exitInfo: ExitInfo | null = null;
+  private killRequested = false;
+  private failure: EjcError | null = null;
+  private readonly stdoutLines = new LineBuffer();
+  private readonly stderr: StderrRing;
+  private readonly child;
+  private resolveExited: (info: ExitInfo) => void = () => undefined;
+
+  constructor(spec: SpawnSpec, private readonly opts: StartDriverOptions) {
+    this.label = opts.label;
+    this.stderr = new StderrRing(opts.stderrFile);
+    this.exited = new Promise((resolve) => (this.resolveExited = resolve));
+    // detached: the driver leads its own group, so one kill(-pid) reaches every process it started.
+    this.child = execa(spec.file, spec.args, {
+      cwd: opts.cwd, env: opts.env ?? {}, extendEnv: true, detached: true, cleanup: false,
+      stdin: 'pipe', stdout: 'pipe', stderr: 'pipe', buffer: false, reject: false, stripFinalNewline: false,
+    });
+    this.child.catch(() => undefined);
+    if (this.child.pid === undefined) throw new EjcError('driver_start_failed', `${this.label}: could not spawn the ${spec.describe}`);
+    this.pid = this.child.pid;
+    registerGroup(this.pid);
+    const closed = [this.child.stdout, this.child.stderr].map((s) => new Promise<void>((r) => s.once('close', () => r())));
+    // Always drain both pipes, so a chatty driver never blocks on a full pipe.
+    this.child.stdout.on('data', (chunk: Buffer | string) => this.onStdout(chunk));
+    this.child.stderr.on('data', (chunk: Buffer | string) => this.stderr.push(chunk));
+    for (const stream of [this.child.stdin, this.child.stdout, this.child.stderr]) stream.on('error', () => undefined);
+    this.child.once('exit', (code, signal) => void this.onExit(code, signal, Promise.all(closed)));
+  }
+
+  get hello(): HelloResult {
+    if (this.helloResult === null) throw new EjcError('internal', `${this.label}: hello has not been exchanged yet`);
+    return this.helloResult;
+  }
+
+  setHello(hello: HelloResult): void {
+    this.helloResult = hello;
+  }
+
+  get seq(): number {
+    return this.seqCount;
+  }
+
+  call<O extends OperationName>(op: O, params: OpParams<O>, opts?: { timeoutMs?: number }): Promise<CallOutcome<O>> {
+    const dead = this.deadError(op);
+    if (dead !== null) return Promise.reject(dead);
+    if (this.current !== null) {
+      return Promise.reject(new EjcError('internal', `${this.label}: ${op} called while ${this.current.op} is pending (one request at a time)`));
+    }
+    const id = this.nextId + 1;
+    let line: string;
+    try {
+      line = JSON.stringify({ type: 'request', id, op, params });
+    } catch (err) {
+      return Promise.reject(new EjcError('internal', `${this.label}: ${op} params are not JSON-serializable`, { cause: err }));
+    }
+    this.nextId = id;
+    const current: Current = { op, id, timeoutMs: opts?.timeoutMs ?? this.opts.timeoutMs, blocked: false, crashSeq: 0 };
+    this.current = current;
+    const outcome = this.wait(current);
+    this.sendLine(line);
+    return outcome as Promise<CallOutcome<O>>;
+  }
+
+  kill(): Promise<ExitInfo> {
+    this.killNow();
+    return this.exited;
+  }
+
+  async close(): Promise<ExitInfo> {
+    if (this.exitInfo !== null || this.killRequested) return this.exited;
+    this.child.stdin.end();
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<true>((resolve) => (timer = setTimeout(() => resolve(true), this.opts.timeoutMs)));
+    const late = await Promise.race([this.exited.then(() => false), timedOut]);
+    clearTimeout(timer);
+    return late ? this.kill() : this.exited;
+  }
+
+  stderrTail(lines = 20): string[] {
+    return this.stderr.tail(lines);
+  }
+
+  private wait(current: Current): Promise<AnyOutcome> {
+    return new Promise<AnyOutcome>((resolve, reject) => {
+      const timer = setTimeout(() => this.onTimeout(current), current.timeoutMs);
+      this.waiter = { resolve, reject, timer };
+    });
+  }
+
+  private resume(current: Current): Promise<AnyOutcome> {
+    const dead = this.deadError(current.op);
+    if (dead !== null) return Promise.reject(dead);
+    if (this.current !== current || !current.blocked) {
+      return Promise.reject(new EjcError('internal', `${this.label}: resume() of ${current.op} called twice or after the request finished`));
+    }
+    current.blocked = false;
+    const outcome = this.wait(current);
+    this.sendLine(JSON.stringify({ type: 'resume', seq: current.crashSeq }));
+    return outcome;
+  }
+
+  private sendLine(line: string): void {
+    this.seqCount++;
+    this.child.stdin.write(`${line}\n`);
+  }
+
+  private onStdout(chunk: Buffer | string): void {
+    if (this.killRequested) return;
+    const { lines, overflow } = this.stdoutLines.push(chunk);
+    for (const line of lines) {
+      // A violation kills the driver; whatever it sent after that is no longer evidence.
+      if (this.killRequested) return;
+      this.onLine(line);
+    }
+    if (overflow && !this.killRequested) {
+      const op = this.current?.op ?? null;
+      const message = `protocol violation in ${op ?? '(no request)'}: a line exceeded ${MAX_LINE_BYTES} bytes without a newline`;
+      this.fail(new ProtocolViolation({ op, field: null, line: '(overlong line)', message }));
+    }
+  }
+
+  private onLine(line: string): void {
+    this.seqCount++;
+    const current = this.current;
+    const decoded = decodeLine(line, current);
+    if (decoded instanceof ProtocolViolation) return this.fail(decoded);
+    if (decoded.kind === 'crashpoint' && current !== null) {
+      current.blocked = true;
+      current.crashSeq = decoded.seq;
+      return this.settle({ kind: 'crashpoint', point: decoded.point, seq: this.seqCount, resume: () => this.resume(current) });
+    }
+    this.current = null;
+    if (decoded.kind === 'result') this.settle({ kind: 'result', result: decoded.result as never, seq: this.seqCount });
+    else if (decoded.kind === 'error') this.settle({ kind: 'error', code: decoded.code, message: decoded.message, seq: this.seqCount });
+  }
+
+  private settle(outcome: AnyOutcome): void {
+    const waiter = this.waiter;
+    this.waiter = null;
+    if (waiter === null) return;
+    clearTimeout(waiter.timer);
+    waiter.resolve(outcome);
+  }
+
+  private onTimeout(current: Current): void {
+    const phase = current.crashSeq > 0 ? ' after resuming from a crash point' : '';
+    const message = `${this.label}: ${current.op} did not answer within ${current.timeoutMs} ms${phase}; the driver's process group was killed`;
+    this.fail(new EjcError('operation_timeout', message));
+  }
+
+  /** Records a fatal protocol failure, kills the group, and rejects the pending call once the group is reaped. */
+  private fail(err: EjcError): void {
+    if (err instanceof ProtocolViolation) this.violations.push(err);
+    this.failure ??= err;
+    const waiter = this.waiter;
+    this.waiter = null;
+    this.killNow();
+    if (waiter !== null) {
+      clearTimeout(waiter.timer);
+      // The caller may count this as a kill: by the time it hears of the failure, nothing of the driver runs.
+      void this.exited.then(() => waiter.reject(err));
+    }
+  }
+
+  private killNow(): void {
+    if (this.exitInfo !== null || this.killRequested) return;
+    this.killRequested = true;
+    killGroup(this.pid);
+  }
+
+  private async onExit(exitCode: number | null, signal: NodeJS.Signals | null, streamsClosed: Promise<unknown>): Promise<void> {
+    const info: ExitInfo = { signal, exitCode, killedByHarness: this.killRequested };
+    this.exitInfo = info;
+    try {
+      // A response written just before a natural exit may still sit in the pipe; read it before judging the call.
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([streamsClosed, new Promise((resolve) => (timer = setTimeout(resolve, 1000)))]);
+      clearTimeout(timer);
+      // A leader that died by itself may leave children in its group; they must not outlive it.
+      killGroup(this.pid);
+      await waitGroupGone(this.pid, 5000);
+    } catch {
+      // Reaping is best effort beyond the leader; `exited` must resolve regardless.
+    }
+    unregisterGroup(this.pid);
+    const waiter = this.waiter;
+    this.waiter = null;
+    if (waiter !== null) {
+      clearTimeout(waiter.timer);
+      waiter.reject(this.exitError(this.current?.op ?? null, info));
+    }
+    this.resolveExited(info);
+  }
+
+  private deadError(op: OperationName): EjcError | null {
+    if (this.exitInfo === null && !this.killRequested) return null;
+    const why = this.failure === null ? '' : ` after ${this.failure.code}`;
+    const base = this.exitError(op, this.exitInfo);
+    return new EjcError('driver_exited', `${this.label}: cannot send ${op}: the driver is gone${why} (${base.message})`, { cause: this.failure ?? base });
+  }
+
+  private exitError(op: OperationName | null, info: ExitInfo | null): EjcError {
+    const how = info === null ? 'being killed' : info.signal !== null ? `signal ${info.signal}` : `exit code ${String(info.exitCode)}`;
+    const by = info?.killedByHarness === true || (info === null && this.killRequested) ? ' (killed by the harness)' : '';
+    const tail = this.stderr.tail(5).join(' | ');
+    const during = op === null ? '' : ` during ${op}`;
+    return new EjcError('driver_exited', `${this.label}: the driver exited${during}: ${how}${by}${tail === '' ? '' : `; stderr: ${tail}`}`);
+  }
+}

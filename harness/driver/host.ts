@@ -1,0 +1,102 @@
+#!/usr/bin/env node
+// The generic host driver: loads a JS adapter module and serves the wire protocol on stdin/stdout.
+// Usage: node dist/harness/driver/host.js --module <path> [--option key=value]...
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import type { EffectJournal, JournalFactory } from '../journal-interface.js';
+import { Capabilities } from '../protocol/schemas.js';
+import { formatPath } from './decode.js';
+import { logLine, SyncLineIo } from './host-io.js';
+import { makeCrashpointHook, serve } from './host-serve.js';
+import type { HostState } from './host-serve.js';
+
+/** Exit code for every failure before serving; the harness reads the `ejc-host: <code>:` line on stderr. */
+const HOST_SETUP_EXIT = 3;
+
+const REQUIRED_METHODS = ['open', 'close', 'prepare', 'settle', 'gate'] as const;
+
+/** Runs the host: parse arguments, load and check the adapter, then serve until EOF. */
+async function main(argv: string[]): Promise<void> {
+  const { modulePath, options } = parseCommandLine(argv);
+  const factory = await loadFactory(modulePath);
+  const io = new SyncLineIo();
+  const state: HostState = { armed: new Set(), seq: 0, open: false };
+  let journal: unknown;
+  try {
+    journal = await factory({ crashpoint: makeCrashpointHook(io, state), options });
+  } catch (err) {
+    return setupFailure('adapter_load_failed', `the factory in ${modulePath} threw: ${describe(err)}`);
+  }
+  checkJournalShape(journal, modulePath);
+  await serve(journal as EffectJournal, io, state);
+  process.exit(0);
+}
+
+function parseCommandLine(argv: string[]): { modulePath: string; options: Record<string, string> } {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: { module: { type: 'string' }, option: { type: 'string', multiple: true } }, strict: true });
+  } catch (err) {
+    return setupFailure('usage', `${describe(err)}; usage: host.js --module <path> [--option key=value]...`);
+  }
+  const modulePath = parsed.values.module;
+  if (modulePath === undefined || modulePath === '') return setupFailure('usage', 'missing --module <path>');
+  const options: Record<string, string> = {};
+  for (const pair of parsed.values.option ?? []) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) return setupFailure('usage', `--option expects key=value, got ${JSON.stringify(pair)}`);
+    options[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  return { modulePath: resolve(process.cwd(), modulePath), options };
+}
+
+async function loadFactory(modulePath: string): Promise<JournalFactory> {
+  if (!existsSync(modulePath)) {
+    return setupFailure('adapter_missing', `no adapter module at ${modulePath} (build it first, or pass the path of a module exporting createJournal)`);
+  }
+  let mod: Record<string, unknown>;
+  try {
+    mod = (await import(pathToFileURL(modulePath).href)) as Record<string, unknown>;
+  } catch (err) {
+    return setupFailure('adapter_load_failed', `importing ${modulePath} failed: ${describe(err)}`);
+  }
+  if (typeof mod['createJournal'] === 'function') return mod['createJournal'] as JournalFactory;
+  if (typeof mod['default'] === 'function') return mod['default'] as JournalFactory;
+  const found = Object.keys(mod).join(', ') || 'nothing';
+  return setupFailure('adapter_shape', `${modulePath} exports neither a createJournal function nor a default function (it exports: ${found})`);
+}
+
+function checkJournalShape(journal: unknown, modulePath: string): void {
+  const where = `the journal returned by the factory in ${modulePath}`;
+  if (typeof journal !== 'object' || journal === null) return setupFailure('adapter_shape', `${where} is not an object`);
+  const j = journal as Record<string, unknown>;
+  for (const key of ['name', 'version'] as const) {
+    if (typeof j[key] !== 'string' || j[key] === '') setupFailure('adapter_shape', `${where} has no non-empty string \`${key}\``);
+  }
+  const caps = Capabilities.safeParse(j['capabilities']);
+  if (!caps.success) {
+    const issue = caps.error.issues[0];
+    setupFailure('adapter_shape', `${where} has invalid ${formatPath('capabilities', issue?.path ?? [])}: ${issue?.message ?? 'invalid'}`);
+  }
+  for (const method of REQUIRED_METHODS) {
+    if (typeof j[method] !== 'function') setupFailure('adapter_shape', `${where} has no method \`${method}\``);
+  }
+}
+
+function setupFailure(code: string, message: string): never {
+  logLine(`ejc-host: ${code}: ${message}`);
+  process.exit(HOST_SETUP_EXIT);
+}
+
+function describe(err: unknown): string {
+  return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
+}
+
+try {
+  await main(process.argv.slice(2));
+} catch (err) {
+  logLine(`ejc-host: internal: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
+  process.exit(HOST_SETUP_EXIT);
+}

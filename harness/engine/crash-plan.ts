@@ -1,0 +1,32 @@
+// Where a trial kills its driver: at a protocol boundary or at a crash point the implementation announces.
+
+export type CrashPlan =
+  | { readonly kind: 'boundary'; readonly boundary: BoundaryName; readonly occurrence?: number; readonly driver?: string }
+  | { readonly kind: 'point'; readonly point: string; readonly occurrence?: number; readonly driver?: string };
+
+/** Protocol boundaries the engine passes: after a response, before the next request. */
+export type BoundaryName =
+  | 'after-prepare'
+  | 'after-dispatch'
+  | 'after-settle'
+  | 'after-tool-result'
+  | 'after-node-completed'
+  | 'after-session-read'
+  | 'after-session-notice'
+  | 'after-session-sweep'
+  | 'after-turn-settle';
+
+/** A crash plan in the words a report and a reproduce line use. */
+export function describePlan(plan: CrashPlan): string {
+  const at = plan.kind === 'boundary' ? `boundary:${plan.boundary}` : `point:${plan.point}`;
+  return plan.occurrence && plan.occurrence > 1 ? `${at}#${plan.occurrence}` : at;
+}
+
+/** Thrown through the engine when the planned kill happened, so the phase unwinds to the scenario. */
+export class CrashInjected extends Error {
+  readonly code = 'crash_injected';
+  constructor(readonly where: string) {
+    super(`driver killed at ${where}`);
+    this.name = 'CrashInjected';
+  }
+}

@@ -1,0 +1,70 @@
+// The engine's view of one driver: typed operations, crash points handled by the trial's plan.
+import type { DriverHandle, CallOutcome } from '../driver/types.js';
+import type { JournalErrorCode, OperationName, OpParams, OpResult } from '../protocol/schemas.js';
+import { CrashInjected } from './crash-plan.js';
+import type { TrialContext } from './trial-context.js';
+
+export type TryResult<O extends OperationName> =
+  | { ok: true; result: OpResult<O> }
+  | { ok: false; code: JournalErrorCode; message: string };
+
+/** The journal answered an operation with an error where the engine needed a result. */
+export class JournalOpError extends Error {
+  readonly code: JournalErrorCode;
+  constructor(
+    readonly op: OperationName,
+    code: JournalErrorCode,
+    message: string,
+  ) {
+    super(`${op} answered ${code}: ${message}`);
+    this.name = 'JournalOpError';
+    this.code = code;
+  }
+}
+
+/** A driver as the engine uses it. */
+export class JournalClient {
+  constructor(
+    readonly handle: DriverHandle,
+    private readonly trial: TrialContext,
+  ) {}
+
+  get label(): string {
+    return this.handle.label;
+  }
+
+  /** Performs an operation and returns its result; a journal error becomes JournalOpError. */
+  async op<O extends OperationName>(op: O, params: OpParams<O>): Promise<OpResult<O>> {
+    const outcome = await this.try(op, params);
+    if (!outcome.ok) throw new JournalOpError(op, outcome.code, outcome.message);
+    return outcome.result;
+  }
+
+  /** Performs an operation and returns the result or the journal's error code. */
+  async try<O extends OperationName>(op: O, params: OpParams<O>): Promise<TryResult<O>> {
+    let outcome = await this.handle.call(op, params);
+    while (outcome.kind === 'crashpoint') {
+      if (this.trial.shouldKillAtPoint(outcome.point, this)) {
+        await this.trial.kill(this, `point:${outcome.point}`);
+        throw new CrashInjected(`point:${outcome.point}`);
+      }
+      outcome = await outcome.resume();
+    }
+    return outcome.kind === 'result'
+      ? { ok: true, result: outcome.result }
+      : { ok: false, code: outcome.code, message: outcome.message };
+  }
+
+  /** Starts an operation and stops at the named crash point, leaving the driver blocked there. */
+  async holdAt<O extends OperationName>(op: O, params: OpParams<O>, point: string): Promise<CallOutcome<O>> {
+    let outcome = await this.handle.call(op, params);
+    while (outcome.kind === 'crashpoint' && outcome.point !== point) outcome = await outcome.resume();
+    return outcome;
+  }
+
+  /** Graceful close of the journal and the driver. */
+  async close(): Promise<void> {
+    await this.try('close', {});
+    await this.handle.close();
+  }
+}

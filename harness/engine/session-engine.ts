@@ -1,0 +1,135 @@
+// The engine's session path: turns with journaled calls, the atomic transcript write, and resume = read → notice → sweep.
+import type { CapturedRow, SessionReadResult, SessionSweepResult, TranscriptTurn } from '../protocol/schemas.js';
+import type { JournalClient } from './journal-client.js';
+import { logicalKey, payloadOf, type ToolCall } from './model.js';
+import { DEFAULT_MAPPING, deriveProjections } from './projections.js';
+import type { TrialContext } from './trial-context.js';
+
+export interface TurnScript {
+  readonly turn: number;
+  readonly calls: readonly ToolCall[];
+  /** How the turn ends; `missing_terminal` and a crash leave no completed exchange. */
+  readonly status?: TranscriptTurn['status'];
+  readonly compacted?: boolean;
+  /** Calls whose target never answers: settled ambiguous. */
+  readonly timeoutSlots?: readonly number[];
+  /** Calls the engine prepares but never dispatches (the turn dies first). */
+  readonly unsettledSlots?: readonly number[];
+  /** Override the transcript's recorded call id/name for a slot (attribution anomalies, legacy placeholders). */
+  readonly transcriptCalls?: ReadonlyArray<{ callId: string; toolName: string }>;
+}
+
+export interface ResumeOptions {
+  /** The notice cannot be delivered (a failed stderr write): evidence must be kept. */
+  readonly noticeFails?: boolean;
+  readonly chunkSize?: number;
+}
+
+export interface ResumeOutcome {
+  read: SessionReadResult | null;
+  readError: string | null;
+  sweep: SessionSweepResult | null;
+  sweepError: string | null;
+  disclosed: Array<{ address: string; reason: string }>;
+}
+
+/** Runs one session turn: prepare/dispatch/settle per call, then the transcript write (atomic, at the end). */
+export async function runTurn(t: TrialContext, client: JournalClient, sessionId: string, script: TurnScript): Promise<Array<{ slot: number; callId: string; verdict: string }>> {
+  const recorded: Array<{ callId: string; toolName: string }> = [];
+  const out: Array<{ slot: number; callId: string; verdict: string }> = [];
+  for (const call of script.calls) {
+    const callId = `eng-${sessionId}-${script.turn}-${call.slot}-${t.rng.int(1_000_000)}`;
+    const verdict = await client.op('prepare', {
+      correlation: { kind: 'session', sessionId, turn: script.turn },
+      slot: call.slot,
+      toolId: call.toolId,
+      tier: call.tier,
+      args: call.args,
+      secretArgKeys: [...call.secretArgKeys],
+      audit: { providerAttempt: 1, callId, ownerId: `engine-${client.label}`, generation: t.tally.restarts },
+    });
+    out.push({ slot: call.slot, callId, verdict: verdict.verdict === 'refuse' ? `refuse:${verdict.code}` : verdict.verdict });
+    if (verdict.verdict !== 'proceed') {
+      if (verdict.verdict === 'refuse') t.tally.refusals += 1;
+      continue;
+    }
+    if (script.unsettledSlots?.includes(call.slot)) continue;
+    const sent = t.world.dispatch(call.target, call.tier, {
+      logicalKey: logicalKey(`${sessionId}/${script.turn}`, call),
+      idempotencyKey: verdict.idempotencyKey,
+      payload: payloadOf(call),
+    });
+    if (script.timeoutSlots?.includes(call.slot)) {
+      await client.op('settle', { effectId: verdict.effectId, state: 'ambiguous', reason: 'target did not answer' });
+      continue;
+    }
+    // A session never retains results; the engine offers one anyway so a journal that keeps it is caught.
+    await client.op('settle', { effectId: verdict.effectId, state: 'committed', result: deriveProjections(call.toolId, sent.response, DEFAULT_MAPPING) });
+    recorded.push({ callId, toolName: call.toolId });
+    await t.boundary('after-turn-settle', client);
+  }
+  t.log.append({
+    type: 'session:turn',
+    sessionId,
+    turn: script.turn,
+    status: script.status ?? 'completed',
+    compacted: script.compacted ?? false,
+    calls: script.transcriptCalls ? [...script.transcriptCalls] : recorded,
+  });
+  return out;
+}
+
+/** The transcript as the engine's durable log holds it: every historical exchange. */
+export function transcriptOf(t: TrialContext, sessionId: string): TranscriptTurn[] {
+  return t.log
+    .ofType('session:turn')
+    .filter((e) => e.sessionId === sessionId)
+    .map((e) => ({ turn: e.turn, status: e.status as TranscriptTurn['status'], compacted: e.compacted, calls: e.calls }));
+}
+
+/** One chat-resume: read one snapshot, publish the notice, then sweep exactly the captured rows. */
+export async function resumeSession(t: TrialContext, client: JournalClient, sessionId: string, options: ResumeOptions = {}): Promise<ResumeOutcome> {
+  const outcome: ResumeOutcome = { read: null, readError: null, sweep: null, sweepError: null, disclosed: [] };
+  const read = await client.try('sessionRead', { sessionId, transcript: transcriptOf(t, sessionId) });
+  if (!read.ok) {
+    outcome.readError = read.code;
+    return outcome;
+  }
+  outcome.read = read.result;
+  await t.boundary('after-session-read', client);
+  const byId = new Map(read.result.effects.map((e) => [e.effectId, e]));
+  outcome.disclosed = read.result.disclosures.map((d) => ({ address: addressOf(byId.get(d.effectId), d.effectId), reason: d.reason }));
+  if (options.noticeFails) return outcome;
+  const resume = t.log.ofType('session:notice').filter((n) => n.sessionId === sessionId).length + 1;
+  t.log.append({ type: 'session:notice', sessionId, resume, disclosures: outcome.disclosed });
+  t.tally.disclosures += outcome.disclosed.length;
+  await t.boundary('after-session-notice', client);
+  const sweep = await client.try('sessionSweep', { sessionId, captured: read.result.captured, ...(options.chunkSize ? { chunkSize: options.chunkSize } : {}) });
+  if (sweep.ok) outcome.sweep = sweep.result;
+  else outcome.sweepError = sweep.code;
+  await t.boundary('after-session-sweep', client);
+  return outcome;
+}
+
+/** How many published notices named an effect address, across every resume so far. */
+export function noticesFor(t: TrialContext, sessionId: string, address: string): number {
+  return t.log
+    .ofType('session:notice')
+    .filter((n) => n.sessionId === sessionId)
+    .filter((n) => n.disclosures.some((d) => d.address === address)).length;
+}
+
+/** The stable address of a session row (turn/slot/tool): physical ids may be reused, addresses are not. */
+export function sessionAddress(turn: number, slot: number, toolId: string): string {
+  return `t${turn}/s${slot}/${toolId}`;
+}
+
+/** A captured row as the engine would hand it back to sweep. */
+export function captured(effectId: string, sessionId: string, turn: number, slot: number, toolId: string): CapturedRow {
+  return { effectId, sessionId, turn, slot, toolId, state: 'committed' };
+}
+
+function addressOf(row: { scope: { kind: string; turn?: number }; slot: number; toolId: string } | undefined, effectId: string): string {
+  if (!row || row.scope.kind !== 'session' || row.scope.turn === undefined) return `id:${effectId}`;
+  return sessionAddress(row.scope.turn, row.slot, row.toolId);
+}

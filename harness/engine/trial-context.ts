@@ -1,0 +1,177 @@
+// One trial's evidence: drivers it started, kills it made, assertions it checked, and the counts it saw.
+import { isDeepStrictEqual } from 'node:util';
+import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
+import type { DriverHandle } from '../driver/types.js';
+import { startDriver } from '../driver/start-driver.js';
+import type { Capabilities, EffectRow, HelloResult } from '../protocol/schemas.js';
+import type { Assertion, Kill, Launch } from '../../reports/schema.js';
+import { createRng, type Rng } from '../rng.js';
+import { TargetWorld } from '../world/targets.js';
+import { EventLog } from './event-log.js';
+import { JournalClient } from './journal-client.js';
+import { CrashInjected, describePlan, type CrashPlan } from './crash-plan.js';
+
+export interface TrialSetup {
+  readonly id: string;
+  readonly seed: number;
+  readonly dir: string;
+  readonly launch: Launch;
+  readonly timeoutMs: number;
+  readonly capabilities: Capabilities;
+}
+
+/** The evidence-collecting context every scenario trial runs in. */
+export class TrialContext {
+  readonly id: string;
+  readonly seed: number;
+  readonly dir: string;
+  readonly rng: Rng;
+  readonly world: TargetWorld;
+  readonly log: EventLog;
+  readonly capabilities: Capabilities;
+  readonly assertions: Assertion[] = [];
+  readonly kills: Kill[] = [];
+  readonly tally = { replays: 0, refusals: 0, disclosures: 0, bytesScanned: 0, canaryHits: 0, restarts: 0 };
+  plannedKills = 0;
+  effectsBefore: EffectRow[] | null = null;
+  effectsAfter: EffectRow[] | null = null;
+  inconclusiveReason: string | null = null;
+  readonly #launch: Launch;
+  readonly #timeoutMs: number;
+  readonly #drivers = new Set<DriverHandle>();
+  readonly #stderr: string[] = [];
+  #plan: CrashPlan | null = null;
+  #pointHits = 0;
+  #boundaryHits = 0;
+  #driverCount = 0;
+
+  constructor(setup: TrialSetup) {
+    this.id = setup.id;
+    this.seed = setup.seed;
+    this.dir = setup.dir;
+    this.rng = createRng(setup.seed);
+    this.world = new TargetWorld(setup.dir);
+    this.log = new EventLog(join(setup.dir, 'engine-events.jsonl'));
+    this.capabilities = setup.capabilities;
+    this.#launch = setup.launch;
+    this.#timeoutMs = setup.timeoutMs;
+  }
+
+  /** Starts a fresh driver on the trial directory and opens the journal there; after a kill it counts as a restart. */
+  async driver(label = 'primary'): Promise<JournalClient> {
+    this.#driverCount += 1;
+    if (this.kills.length > 0 && label !== 'rival') {
+      this.tally.restarts += 1;
+      this.world.nextGeneration();
+    }
+    const handle = await startDriver(this.#launch, {
+      label: `${label}#${this.#driverCount}`,
+      cwd: this.dir,
+      timeoutMs: this.#timeoutMs,
+      stderrFile: join(this.dir, `driver-${this.#driverCount}.stderr.log`),
+    });
+    this.#drivers.add(handle);
+    const client = new JournalClient(handle, this);
+    // Every announced point is armed, so a plan made mid-phase can still stop there.
+    const journalDir = join(this.dir, 'journal');
+    mkdirSync(journalDir, { recursive: true });
+    await client.op('open', { dir: journalDir, armedCrashPoints: handle.hello.capabilities.crashPoints });
+    return client;
+  }
+
+  /** Arms one crash for the next phase; the trial is inconclusive unless it actually happens. */
+  planCrash(plan: CrashPlan): void {
+    this.plannedKills += 1;
+    this.#plan = plan;
+    this.#pointHits = 0;
+    this.#boundaryHits = 0;
+  }
+
+  /** Runs a phase that must end in the planned crash; a phase that returns normally leaves the trial inconclusive. */
+  async untilCrash(phase: () => Promise<unknown>): Promise<void> {
+    const plan = this.#plan;
+    if (!plan) throw new Error('untilCrash without a planned crash');
+    try {
+      await phase();
+    } catch (err) {
+      if (err instanceof CrashInjected) return;
+      throw err;
+    } finally {
+      this.#plan = null;
+    }
+    this.inconclusiveReason ??= `planned crash ${describePlan(plan)} was never reached`;
+  }
+
+  /** Called by the engine at each protocol boundary; kills the driver there when the plan says so. */
+  async boundary(name: string, client: JournalClient): Promise<void> {
+    const plan = this.#plan;
+    if (!plan || plan.kind !== 'boundary' || plan.boundary !== name) return;
+    if (plan.driver !== undefined && !client.label.startsWith(plan.driver)) return;
+    this.#boundaryHits += 1;
+    if (this.#boundaryHits !== (plan.occurrence ?? 1)) return;
+    await this.kill(client, `boundary:${name}`);
+    throw new CrashInjected(`boundary:${name}`);
+  }
+
+  /** Called when a driver announces a crash point; true when the plan says to kill here. */
+  shouldKillAtPoint(point: string, client: JournalClient): boolean {
+    const plan = this.#plan;
+    if (!plan || plan.kind !== 'point' || plan.point !== point) return false;
+    if (plan.driver !== undefined && !client.label.startsWith(plan.driver)) return false;
+    this.#pointHits += 1;
+    return this.#pointHits === (plan.occurrence ?? 1);
+  }
+
+  /** SIGKILLs a driver's process group and records the kill with the signal actually observed. */
+  async kill(client: JournalClient, point: string): Promise<void> {
+    const seq = client.handle.seq;
+    const exit = await client.handle.kill();
+    this.#drivers.delete(client.handle);
+    this.kills.push({ planned: point, point, seq, signal: exit.signal, driver: client.label });
+  }
+
+  /** Records an assertion by deep equality. */
+  expect(name: string, expected: unknown, actual: unknown): boolean {
+    return this.check(name, expected, actual, isDeepStrictEqual(expected, actual));
+  }
+
+  /** Records an assertion whose pass/fail the caller decided (for bounds like writes ≤ 1). */
+  check(name: string, expected: unknown, actual: unknown, passed: boolean): boolean {
+    this.assertions.push({ name, expected: jsonSafe(expected), actual: jsonSafe(actual), passed });
+    return passed;
+  }
+
+  /** The hello of the implementation under test. */
+  get hello(): HelloResult | null {
+    const first = [...this.#drivers][0];
+    return first ? first.hello : null;
+  }
+
+  /** Closes every live driver (gracefully when possible) and collects their stderr tails. */
+  async closeAll(): Promise<void> {
+    for (const handle of this.#drivers) {
+      this.#stderr.push(...handle.stderrTail(20));
+      await handle.close();
+    }
+    this.#drivers.clear();
+  }
+
+  /** Kills every live driver: the path for failures and timeouts. */
+  async killAll(): Promise<void> {
+    for (const handle of this.#drivers) {
+      this.#stderr.push(...handle.stderrTail(20));
+      await handle.kill();
+    }
+    this.#drivers.clear();
+  }
+
+  /** Stderr lines captured from drivers so far. */
+  stderrTail(): string[] {
+    return this.#stderr.slice(-40);
+  }
+}
+
+function jsonSafe(value: unknown): unknown {
+  return value === undefined ? null : JSON.parse(JSON.stringify(value)) as unknown;
+}

@@ -1,0 +1,86 @@
+// Choosing which scenarios a run executes: id globs, tags, and a deterministic shard of the result.
+import { EjcError } from './errors.js';
+
+/** The fields selection looks at (the catalog's ScenarioInfo has them). */
+export interface Selectable {
+  readonly id: string;
+  readonly tags: readonly string[];
+}
+
+/**
+ * Filters by id globs (any match; empty = all) and tags (any match; empty = all), then keeps shard
+ * `index` of `count`: the i-th id in sorted order goes to shard (i mod count) + 1. Keeps catalog order.
+ * A glob or tag that matches no scenario at all is a scenario_unknown error (a typo must not select nothing).
+ */
+export function selectScenarios<T extends Selectable>(
+  all: readonly T[],
+  patterns: readonly string[],
+  tags: readonly string[],
+  shard: { index: number; count: number } | null,
+): T[] {
+  const globs = patterns.map((p) => ({ pattern: p, regex: globToRegExp(p) }));
+  for (const g of globs) {
+    if (!all.some((s) => g.regex.test(s.id))) {
+      throw new EjcError('scenario_unknown', `no scenario matches ${g.pattern}${suggest(all.map((s) => s.id), g.pattern)}`);
+    }
+  }
+  const knownTags = new Set(all.flatMap((s) => s.tags));
+  for (const t of tags) {
+    if (!knownTags.has(t)) throw new EjcError('scenario_unknown', `no scenario has tag ${t}${suggest([...knownTags], t)}`);
+  }
+  const filtered = all.filter(
+    (s) => (globs.length === 0 || globs.some((g) => g.regex.test(s.id))) && (tags.length === 0 || tags.some((t) => s.tags.includes(t))),
+  );
+  if (shard === null) return filtered;
+  checkShard(shard);
+  const sortedIds = filtered.map((s) => s.id).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const mine = new Set(sortedIds.filter((_, i) => (i % shard.count) + 1 === shard.index));
+  return filtered.filter((s) => mine.has(s.id));
+}
+
+/** Parses `i/n` (1-based) into a shard, or throws a usage error that shows the expected form. */
+export function parseShard(text: string): { index: number; count: number } {
+  const match = /^(\d+)\/(\d+)$/.exec(text.trim());
+  if (match === null) throw new EjcError('usage', `--shard must look like i/n (e.g. 1/4), got ${JSON.stringify(text)}`);
+  const shard = { index: Number(match[1]), count: Number(match[2]) };
+  checkShard(shard);
+  return shard;
+}
+
+/** Up to `limit` candidates nearest to `query` by edit distance (prefix matches first). */
+export function closestIds(candidates: string[], query: string, limit = 3): string[] {
+  return candidates
+    .map((id) => ({ id, score: id.startsWith(query) || query.startsWith(id) ? -1 : editDistance(id, query) }))
+    .sort((a, b) => a.score - b.score || (a.id < b.id ? -1 : 1))
+    .slice(0, limit)
+    .map((c) => c.id);
+}
+
+/** A glob over ids: `*` is any run of characters, `?` one character, everything else literal. */
+export function globToRegExp(glob: string): RegExp {
+  const body = [...glob].map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[\\^$.|+()[\]{}]/g, '\\$&'))).join('');
+  return new RegExp(`^${body}$`);
+}
+
+function checkShard(shard: { index: number; count: number }): void {
+  if (!Number.isInteger(shard.count) || shard.count < 1 || !Number.isInteger(shard.index) || shard.index < 1 || shard.index > shard.count) {
+    throw new EjcError('usage', `shard ${shard.index}/${shard.count} is out of range: need 1 <= i <= n`);
+  }
+}
+
+function suggest(candidates: string[], query: string): string {
+  const near = closestIds(candidates, query.replace(/[*?]/g, ''));
+  return near.length === 0 ? '' : ` (closest: ${near.join(', ')})`;
+}
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) {
+      row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    prev = row;
+  }
+  return prev[b.length]!;
+}

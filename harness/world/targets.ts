@@ -1,0 +1,133 @@
+// The external targets the engine dispatches to, with durable physical-write ledgers in the trial directory.
+import { appendFileSync, mkdirSync, readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Tier } from '../protocol/schemas.js';
+
+export interface DispatchRequest {
+  /** The logical effect (scope, slot, tool): a second physical write of one is a duplicate. */
+  readonly logicalKey: string;
+  readonly idempotencyKey: string;
+  readonly payload: string;
+}
+export interface DispatchResponse {
+  readonly applied: boolean;
+  readonly deduplicated: boolean;
+  readonly response: string;
+}
+
+interface LedgerEntry {
+  kind: 'attempt' | 'write' | 'dedup';
+  logicalKey: string;
+  idempotencyKey: string;
+  generation: number;
+  response: string;
+}
+
+/** The world of fake targets for one trial: tier 1 dedups by key, tier 2 answers receipts, tier 3 is opaque. */
+export class TargetWorld {
+  readonly #dir: string;
+  readonly #targets = new Set<string>();
+  #generation = 0;
+
+  constructor(trialDir: string) {
+    this.#dir = join(trialDir, 'targets');
+    mkdirSync(this.#dir, { recursive: true });
+  }
+
+  /** Marks a restart: writes from now on belong to a later driver generation. */
+  nextGeneration(): void {
+    this.#generation += 1;
+  }
+
+  /** One dispatch attempt: records it durably, performs the physical write unless the tier dedups it. */
+  dispatch(target: string, tier: Tier, request: DispatchRequest): DispatchResponse {
+    this.#targets.add(target);
+    const ledger = this.#read(target);
+    this.#append(target, { kind: 'attempt', ...this.#base(request), response: '' });
+    if (tier === 1) {
+      const prior = ledger.find((e) => e.kind === 'write' && e.idempotencyKey === request.idempotencyKey);
+      if (prior) {
+        this.#append(target, { kind: 'dedup', ...this.#base(request), response: prior.response });
+        return { applied: false, deduplicated: true, response: prior.response };
+      }
+    }
+    const response = responseFor(target, request);
+    this.#append(target, { kind: 'write', ...this.#base(request), response });
+    return { applied: true, deduplicated: false, response };
+  }
+
+  /** Tier 2: whether a write under this key landed, and its response. */
+  lookupReceipt(target: string, idempotencyKey: string): { found: true; response: string } | { found: false } {
+    const hit = this.#read(target).find((e) => e.kind === 'write' && e.idempotencyKey === idempotencyKey);
+    return hit ? { found: true, response: hit.response } : { found: false };
+  }
+
+  /** Responses of every physical write one logical effect received, in order. */
+  responsesFor(logicalKey: string): string[] {
+    return this.#allEntries().filter((e) => e.kind === 'write' && e.logicalKey === logicalKey).map((e) => e.response);
+  }
+
+  /** Physical writes one logical effect received. */
+  writesFor(logicalKey: string): number {
+    return this.#allEntries().filter((e) => e.kind === 'write' && e.logicalKey === logicalKey).length;
+  }
+
+  /** S8e-style counts over every ledger of the trial. */
+  counts(): { dispatchAttempts: number; physicalWrites: number; duplicateWrites: number; restartWrites: number } {
+    const entries = this.#allEntries();
+    const writes = entries.filter((e) => e.kind === 'write');
+    const firstGeneration = new Map<string, number>();
+    let duplicateWrites = 0;
+    let restartWrites = 0;
+    for (const w of writes) {
+      const first = firstGeneration.get(w.logicalKey);
+      if (first === undefined) {
+        firstGeneration.set(w.logicalKey, w.generation);
+        continue;
+      }
+      duplicateWrites += 1;
+      if (w.generation > first) restartWrites += 1;
+    }
+    return {
+      dispatchAttempts: entries.filter((e) => e.kind === 'attempt').length,
+      physicalWrites: writes.length,
+      duplicateWrites,
+      restartWrites,
+    };
+  }
+
+  #base(request: DispatchRequest): Omit<LedgerEntry, 'kind' | 'response'> {
+    return { logicalKey: request.logicalKey, idempotencyKey: request.idempotencyKey, generation: this.#generation };
+  }
+
+  #append(target: string, entry: LedgerEntry): void {
+    appendFileSync(this.#path(target), `${JSON.stringify(entry)}\n`);
+  }
+
+  #path(target: string): string {
+    return join(this.#dir, `${target.replace(/[^A-Za-z0-9_.-]/g, '_')}.ledger.jsonl`);
+  }
+
+  #read(target: string): LedgerEntry[] {
+    const path = this.#path(target);
+    return existsSync(path) ? parseLedger(readFileSync(path, 'utf8')) : [];
+  }
+
+  #allEntries(): LedgerEntry[] {
+    return [...this.#targets].flatMap((t) => this.#read(t));
+  }
+
+}
+
+function parseLedger(text: string): LedgerEntry[] {
+  return text
+    .split('\n')
+    .filter((l) => l.length > 0)
+    .map((l) => JSON.parse(l) as LedgerEntry);
+}
+
+// A long, structured response so bounding truncates it and output mapping reads past the preview.
+function responseFor(target: string, request: DispatchRequest): string {
+  const body = { target, echo: request.payload, receipt: `rcpt-${request.idempotencyKey}`, padding: 'x'.repeat(96), tail: 'END' };
+  return JSON.stringify(body);
+}

@@ -1,0 +1,119 @@
+// prepare: the durable record before the effect, and the replay/refusal verdict for an existing identity.
+import type { EffectScope, PrepareRequest, PrepareVerdict, RefusalCode } from '../harness/protocol/schemas.js';
+import { RecordedResult } from '../harness/protocol/schemas.js';
+import type { JournalContext } from './context.js';
+import { argsDigest, idempotencyKeyFor, isCurrentDigest, outputMappingDigest } from './digest.js';
+import { scopeColumns, type RowRecord } from './schema.js';
+import { isUniqueViolation, stmt, writeTransaction, type Db } from './sqlite.js';
+
+/** Prepares one effect in its own BEGIN IMMEDIATE; the UNIQUE identity decides between racing writers. */
+export function prepareEffect(ctx: JournalContext, req: PrepareRequest): PrepareVerdict {
+  const digest = argsDigest(req.args, req.secretArgKeys);
+  const mappingDigest = outputMappingDigest(req.outputMappingConfig);
+  const scope: EffectScope = req.correlation.kind === 'run'
+    ? { kind: 'run' as const, runId: req.correlation.runId, nodeId: req.correlation.nodeId }
+    : { kind: 'session' as const, sessionId: req.correlation.sessionId, turn: req.correlation.turn };
+  const cols = scopeColumns(scope);
+  let verdict: PrepareVerdict;
+  try {
+    verdict = writeTransaction(ctx.db, () => {
+      const existing = findByIdentity(ctx.db, scope, req.slot, req.toolId);
+      let replaces: string | null = null;
+      if (existing) {
+        const decided = judgeExisting(existing, digest, mappingDigest);
+        if (decided) return decided;
+        // Discarded by an operator: the effect did not land, so the node may run it again.
+        stmt(ctx.db, 'DELETE FROM run_effects WHERE id = ?').run(existing.id);
+        replaces = existing.idempotency_key ?? `discarded:${existing.id}`;
+      }
+      const id = insertPrepared(ctx, req, cols, digest, mappingDigest);
+      const key = idempotencyKeyFor({ scope, slot: req.slot, toolId: req.toolId }, id, replaces);
+      stmt(ctx.db, 'UPDATE run_effects SET idempotency_key = ? WHERE id = ?').run(key, id);
+      ctx.crashpoint('prepare.before-commit');
+      return { verdict: 'proceed', effectId: String(id), idempotencyKey: key };
+    });
+  } catch (error) {
+    // A writer that raced us past our SELECT loses on the UNIQUE index: another attempt exists.
+    if (isUniqueViolation(error)) return refuse('duplicate_identity', null, 'another writer prepared this identity first');
+    throw error;
+  }
+  if (verdict.verdict === 'proceed') ctx.crashpoint('prepare.after-commit');
+  return verdict;
+}
+
+// undefined means "replace the row and proceed" (operator discarded it).
+function judgeExisting(row: RowRecord, digest: string, mappingDigest: string): PrepareVerdict | undefined {
+  const id = String(row.id);
+  if (row.scope_kind === 'session') {
+    return row.state === 'committed'
+      ? refuse('session_never_replays', id, 'a session effect is never replayed; the earlier effect stands')
+      : refuse('duplicate_identity', id, 'an earlier attempt of this session effect exists');
+  }
+  if (!isCurrentDigest(row.args_digest)) {
+    return refuse('legacy_digest', id, 'the row was written with a legacy args digest; its projection cannot be proven');
+  }
+  if (row.resolution === 'discarded') return undefined;
+  if (row.state !== 'committed' && row.resolution !== 'accepted') {
+    return refuse('duplicate_identity', id, `an unresolved (${row.state}) effect holds this identity`);
+  }
+  if (row.args_digest !== digest) return refuse('args_mismatch', id, 'the arguments differ from the recorded effect at this slot');
+  if (row.output_mapping_digest !== mappingDigest) {
+    return refuse('output_mapping_changed', id, 'the output-mapping configuration differs from the one the effect ran under');
+  }
+  if (row.result_json === null) return refuse('result_not_retained', id, 'the effect committed but its result was not retained');
+  const result = parseRecorded(row.result_json);
+  if (!result) return refuse('result_corrupt', id, 'the stored result is not a readable recorded result');
+  return { verdict: 'replay', effectId: id, result };
+}
+
+function parseRecorded(json: string): RecordedResult | null {
+  try {
+    const parsed = RecordedResult.safeParse(JSON.parse(json));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+function insertPrepared(
+  ctx: JournalContext,
+  req: PrepareRequest,
+  cols: ReturnType<typeof scopeColumns>,
+  digest: string,
+  mappingDigest: string,
+): number {
+  const now = ctx.now();
+  const nodeAttempt = req.correlation.kind === 'run' ? req.correlation.attempt : null;
+  const info = insertStatement(ctx.db).run(
+    ...cols, req.slot, req.toolId, req.tier, digest, mappingDigest, nodeAttempt,
+    req.audit.providerAttempt, req.audit.callId, req.audit.ownerId, req.audit.generation, now, now,
+  );
+  return Number(info.lastInsertRowid);
+}
+
+function insertStatement(db: Db) {
+  return stmt(
+    db,
+    `INSERT INTO run_effects (scope_kind, run_id, node_id, session_id, turn, slot, tool_id, tier, state, args_digest,
+       output_mapping_digest, node_attempt, provider_attempt, call_id, owner_id, generation, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'prepared', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  );
+}
+
+// Equality per scope kind (never IS on parameters) so the lookup stays on an index.
+function findByIdentity(db: Db, scope: EffectScope, slot: number, toolId: string): RowRecord | undefined {
+  if (scope.kind === 'run') {
+    return stmt(
+      db,
+      `SELECT * FROM run_effects WHERE scope_kind = 'run' AND run_id = ? AND node_id = ? AND slot = ? AND tool_id = ?`,
+    ).get(scope.runId, scope.nodeId, slot, toolId) as RowRecord | undefined;
+  }
+  return stmt(
+    db,
+    `SELECT * FROM run_effects WHERE scope_kind = 'session' AND session_id = ? AND turn = ? AND slot = ? AND tool_id = ?`,
+  ).get(scope.sessionId, scope.turn, slot, toolId) as RowRecord | undefined;
+}
+
+function refuse(code: RefusalCode, effectId: string | null, message: string): PrepareVerdict {
+  return { verdict: 'refuse', code, effectId, message };
+}

@@ -1,0 +1,83 @@
+// The single source of verdict logic: the runner, merge and verify all derive verdicts here so they cannot disagree.
+import { CountKeys, zeroCounts } from './schema.js';
+import type { Counts, ScenarioResult, ScenarioVerdict, Summary, Trial, TrialVerdict, Verdict } from './schema.js';
+
+/** The fields of a trial its verdict depends on. */
+export type TrialEvidence = Pick<Trial, 'plannedKills' | 'kills' | 'violations' | 'inconclusiveReason' | 'assertions'>;
+
+/** A trial's verdict from its evidence: a crash trial that never crashed (or not by SIGKILL) is inconclusive, never passed. */
+export function trialVerdict(trial: TrialEvidence): TrialVerdict {
+  if (inconclusiveCause(trial) !== null) return 'inconclusive';
+  return trial.assertions.some((a) => !a.passed) ? 'failed' : 'passed';
+}
+
+/** Why a trial cannot count as evidence either way, or null when it can. */
+export function inconclusiveCause(trial: TrialEvidence): string | null {
+  if (trial.plannedKills > trial.kills.length) {
+    return `planned ${trial.plannedKills} kill(s) but recorded ${trial.kills.length}`;
+  }
+  const notKilled = trial.kills.find((k) => k.signal !== 'SIGKILL');
+  if (notKilled !== undefined) {
+    return `the driver at ${notKilled.point} ended with ${notKilled.signal ?? 'no signal'}, not SIGKILL`;
+  }
+  if (trial.violations.length > 0) return `protocol violation: ${trial.violations[0]!.message}`;
+  if (trial.inconclusiveReason !== null) return trial.inconclusiveReason;
+  return null;
+}
+
+/**
+ * A scenario's verdict from its trials' verdicts. With no trials the scenario did not run:
+ * the caller records not_applicable (and why), so this returns not_applicable too.
+ */
+export function scenarioVerdict(
+  trials: ReadonlyArray<Pick<Trial, 'verdict'>>,
+  options: { expectedFailure: boolean },
+): ScenarioVerdict {
+  if (trials.length === 0) return 'not_applicable';
+  if (trials.some((t) => t.verdict === 'failed')) return options.expectedFailure ? 'expected_failure' : 'failed';
+  if (trials.some((t) => t.verdict === 'inconclusive')) return 'inconclusive';
+  return options.expectedFailure ? 'stale_expected_failure' : 'passed';
+}
+
+/** Whether a recorded scenario verdict says it was listed as an expected failure. */
+export function wasExpectedFailure(verdict: ScenarioVerdict): boolean {
+  return verdict === 'expected_failure' || verdict === 'stale_expected_failure';
+}
+
+/** Per-verdict scenario counts. */
+export function summarize(scenarios: ReadonlyArray<Pick<ScenarioResult, 'verdict'>>): Summary {
+  const summary: Summary = {
+    total: scenarios.length,
+    passed: 0,
+    failed: 0,
+    inconclusive: 0,
+    notApplicable: 0,
+    expectedFailures: 0,
+    staleExpectedFailures: 0,
+  };
+  for (const s of scenarios) summary[SUMMARY_KEY[s.verdict]] += 1;
+  return summary;
+}
+
+/** The element-wise sum of the trials' counts. */
+export function sumCounts(trials: ReadonlyArray<Pick<Trial, 'counts'>>): Counts {
+  const total = zeroCounts();
+  for (const t of trials) for (const k of CountKeys) total[k] += t.counts[k];
+  return total;
+}
+
+/** The report verdict: any failure or stale expectation is nonconformant; nothing passed is inconclusive. */
+export function reportVerdict(summary: Summary): Verdict {
+  if (summary.failed > 0 || summary.staleExpectedFailures > 0) return 'nonconformant';
+  if (summary.inconclusive > 0 || summary.passed === 0) return 'inconclusive';
+  return 'conformant';
+}
+
+const SUMMARY_KEY: Record<ScenarioVerdict, Exclude<keyof Summary, 'total'>> = {
+  passed: 'passed',
+  failed: 'failed',
+  inconclusive: 'inconclusive',
+  not_applicable: 'notApplicable',
+  expected_failure: 'expectedFailures',
+  stale_expected_failure: 'staleExpectedFailures',
+};

@@ -1,0 +1,49 @@
+// The scenario catalog: every scenario in a stable order, with listing metadata for `ejc list` and docs.
+import type { Scenario } from './define.js';
+import { cp01 } from './cp01-prepare-before-commit.js';
+import { cp02cp03 } from './cp02-cp03-unresolved.js';
+import { cp04cp05 } from './cp04-cp05-replay.js';
+import { cp06 } from './cp06-two-effects.js';
+import { cp07cp08 } from './cp07-cp08-contention-and-faults.js';
+import { cp09 } from './cp09-tiers.js';
+import { cp10 } from './cp10-session-disclosure.js';
+import { cp11run } from './cp11-run-retention.js';
+import { cp11session } from './cp11-session-sweep.js';
+import { sessionAcceptance } from './session-acceptance.js';
+import { secrets } from './secrets-wal.js';
+import { journalContract } from './journal-contract.js';
+
+export interface ScenarioInfo {
+  id: string;
+  title: string;
+  spec: string;
+  tags: string[];
+  needs: string[];
+  description: string;
+  asserts: string[];
+}
+
+let cached: Scenario[] | null = null;
+
+/** Every scenario, sorted by id; ids are unique (checked here, once). */
+export function allScenarios(): Scenario[] {
+  if (cached) return cached;
+  const all = [...cp01, ...cp02cp03, ...cp04cp05, ...cp06, ...cp07cp08, ...cp09, ...cp10, ...cp11run, ...cp11session, ...sessionAcceptance, ...secrets, ...journalContract];
+  const seen = new Set<string>();
+  for (const s of all) {
+    if (seen.has(s.id)) throw new Error(`duplicate scenario id ${s.id}`);
+    seen.add(s.id);
+  }
+  cached = all.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return cached;
+}
+
+/** Listing metadata of every scenario, in catalog order. */
+export function listScenarios(): ScenarioInfo[] {
+  return allScenarios().map((s) => ({ id: s.id, title: s.title, spec: s.spec, tags: [...s.tags], needs: [...s.needs], description: s.description, asserts: [...s.asserts] }));
+}
+
+/** One scenario by id, or undefined. */
+export function getScenario(id: string): Scenario | undefined {
+  return allScenarios().find((s) => s.id === id);
+}

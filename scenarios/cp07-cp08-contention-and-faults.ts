@@ -1,0 +1,104 @@
+// Crash points 7 and 8: two processes preparing one identity, and a settle write that fails.
+import { defineScenario, type Scenario } from './define.js';
+import { defaultCall, isUnresolved, nodeRows, singleNodeRun, snapshotAfter, snapshotBefore } from './support.js';
+import { resumeRun, startRun } from '../harness/engine/run-engine.js';
+import type { OpParams } from '../harness/protocol/schemas.js';
+import type { TrialContext } from '../harness/engine/trial-context.js';
+
+export const cp07cp08: Scenario[] = [
+  defineScenario({
+    id: 'cp07.concurrent-prepare.race',
+    title: 'Two driver processes prepare the same identity at once',
+    spec: 'effect-journal §12.7, §2 EffectIdentity',
+    tags: ['crash-matrix', 'run', 'concurrency'],
+    needs: [],
+    description: 'Two separate driver processes on the same journal files send the same prepare concurrently.',
+    asserts: ['exactly one proceeds', 'the other is refused as duplicate_identity', 'at most one physical write'],
+    async trial(t) {
+      const a = await t.driver('primary');
+      const b = await t.driver('rival');
+      const params = prepareParams(t);
+      const [va, vb] = await Promise.all([a.op('prepare', params), b.op('prepare', params)]);
+      const verdicts = [va.verdict, vb.verdict].sort();
+      t.expect('verdicts of the two processes', ['proceed', 'refuse'], verdicts);
+      const refused = [va, vb].find((v) => v.verdict === 'refuse');
+      t.expect('refusal code', 'duplicate_identity', refused?.verdict === 'refuse' ? refused.code : null);
+      const proceeded = [va, vb].filter((v) => v.verdict === 'proceed');
+      for (const _ of proceeded) t.world.dispatch('payments', 3, { logicalKey: 'race/0/http_request', idempotencyKey: 'k', payload: '{}' });
+      t.check('physical writes', '<= 1', t.world.counts().physicalWrites, t.world.counts().physicalWrites <= 1);
+      const after = await snapshotAfter(t, a);
+      t.expect('rows for the identity', 1, after.length);
+    },
+  }),
+  defineScenario({
+    id: 'cp07.concurrent-prepare.killed-holder',
+    title: 'One process is killed while holding its prepare; the other then prepares the same identity',
+    spec: 'effect-journal §12.7',
+    tags: ['crash-matrix', 'run', 'concurrency'],
+    needs: ['point:prepare.before-commit'],
+    description: 'Driver A stops at prepare.before-commit (inside its transaction); driver B prepares the same identity; A is SIGKILLed; a restarted A prepares again.',
+    asserts: ['exactly one prepare proceeds across all three', 'the others are refused as duplicate_identity', 'at most one physical write'],
+    async trial(t) {
+      const params = prepareParams(t);
+      const a = await t.driver('primary');
+      const b = await t.driver('rival');
+      t.planCrash({ kind: 'point', point: 'prepare.before-commit', driver: 'primary' });
+      const held = await a.holdAt('prepare', params, 'prepare.before-commit');
+      if (held.kind !== 'crashpoint') {
+        t.inconclusiveReason = 'driver A never stopped at prepare.before-commit';
+        return;
+      }
+      const pendingB = b.op('prepare', params);
+      await t.kill(a, 'point:prepare.before-commit');
+      const vb = await pendingB;
+      const restarted = await t.driver('primary');
+      const vc = await restarted.op('prepare', params);
+      const verdicts = [vb, vc];
+      t.expect('prepares that proceed', 1, verdicts.filter((v) => v.verdict === 'proceed').length);
+      t.expect('refusal codes', ['duplicate_identity'], verdicts.filter((v) => v.verdict === 'refuse').map((v) => (v.verdict === 'refuse' ? v.code : '')));
+      const after = await snapshotAfter(t, restarted);
+      const runId = params.correlation.kind === 'run' ? params.correlation.runId : '';
+      t.expect('rows for the identity', 1, after.filter((r) => r.scope.kind === 'run' && r.scope.runId === runId).length);
+    },
+  }),
+  defineScenario({
+    id: 'cp08.settle-write-fails',
+    title: 'The settle write fails: the node fails non-retryably and the row stays prepared',
+    spec: 'effect-journal §12.8, §7 step 4',
+    tags: ['crash-matrix', 'run', 'fault'],
+    needs: ['fault:settle_write_fails'],
+    description: 'The journal is told to fail its settle write; the engine must not retry, and a later resume must refuse.',
+    asserts: ['the run fails with effect_needs_attention', 'the row stays prepared (unresolved)', 'the resume gate refuses', 'one physical write, no retry'],
+    async trial(t) {
+      const run = singleNodeRun(t);
+      const first = await t.driver();
+      await first.op('fault', { fault: 'settle_write_fails', enabled: true });
+      const out = await startRun(t, first, run);
+      t.expect('run error code', 'effect_needs_attention', out.errorCode);
+      await first.close();
+      const client = await t.driver();
+      const before = await snapshotBefore(t, client);
+      t.expect('row state after the failed settle', 'prepared', nodeRows(before, run.runId, 'node-a')[0]?.state);
+      const resumed = await resumeRun(t, client, run);
+      t.expect('resume gate decision', 'refuse', resumed.gates[0]?.decision);
+      t.expect('physical writes', 1, t.world.counts().physicalWrites);
+      t.expect('dispatch attempts', 1, t.world.counts().dispatchAttempts);
+      const after = await snapshotAfter(t, client);
+      t.expect('row still unresolved', true, isUnresolved(nodeRows(after, run.runId, 'node-a')[0]));
+    },
+  }),
+];
+
+function prepareParams(t: TrialContext): OpParams<'prepare'> {
+  const call = defaultCall();
+  return {
+    correlation: { kind: 'run', runId: t.rng.id('run'), nodeId: 'node-a', attempt: 1 },
+    slot: call.slot,
+    toolId: call.toolId,
+    tier: call.tier,
+    args: call.args,
+    secretArgKeys: [...call.secretArgKeys],
+    outputMappingConfig: { field: 'tail', bound: 48 },
+    audit: { providerAttempt: 1, callId: t.rng.id('call'), ownerId: 'engine', generation: 0 },
+  };
+}

@@ -1,0 +1,44 @@
+// The shape of a scenario: metadata for listing and reports, the capabilities it needs, and its trial.
+import type { Capabilities } from '../harness/protocol/schemas.js';
+import type { TrialContext } from '../harness/engine/trial-context.js';
+
+/** A capability a scenario needs from the implementation's `hello`. */
+export type Need =
+  | 'sessions'
+  | 'seeding'
+  | 'outerTransactionProbe'
+  | 'tierMode:reconciling'
+  | 'tierMode:conservative'
+  | `point:${string}`
+  | `fault:${string}`;
+
+export interface Scenario {
+  readonly id: string;
+  readonly title: string;
+  /** The contract section it checks, e.g. `effect-journal §12.3`. */
+  readonly spec: string;
+  readonly tags: readonly string[];
+  readonly needs: readonly Need[];
+  readonly description: string;
+  /** Plain-language list of what must hold; each becomes one or more recorded assertions. */
+  readonly asserts: readonly string[];
+  trial(t: TrialContext): Promise<void>;
+}
+
+/** Declares a scenario; keeps the file a plain object literal with types checked. */
+export function defineScenario(scenario: Scenario): Scenario {
+  return scenario;
+}
+
+/** The first need the implementation's capabilities do not meet, or null. */
+export function missingNeed(needs: readonly Need[], caps: Capabilities): string | null {
+  for (const need of needs) {
+    if (need === 'sessions' && !caps.sessions) return 'sessions';
+    if (need === 'seeding' && !caps.seeding) return 'seeding (fixture rows)';
+    if (need === 'outerTransactionProbe' && !caps.outerTransactionProbe) return 'outerTransactionProbe';
+    if (need.startsWith('tierMode:') && caps.tierMode !== need.slice('tierMode:'.length)) return `${need} (implementation is ${caps.tierMode})`;
+    if (need.startsWith('point:') && !caps.crashPoints.includes(need.slice('point:'.length))) return `announced crash point ${need.slice(6)}`;
+    if (need.startsWith('fault:') && !(caps.faults as string[]).includes(need.slice('fault:'.length))) return `injectable fault ${need.slice(6)}`;
+  }
+  return null;
+}

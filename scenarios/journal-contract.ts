@@ -1,0 +1,121 @@
+// Contract points observed outside a crash: exact scope matching, settle errors, and operator resolution (§4, §6, §8).
+import { defineScenario, type Scenario } from './define.js';
+import { defaultCall, nodeRows, rows, snapshotAfter, snapshotBefore } from './support.js';
+import { startRun } from '../harness/engine/run-engine.js';
+import type { JournalClient } from '../harness/engine/journal-client.js';
+import type { TrialContext } from '../harness/engine/trial-context.js';
+
+export const journalContract: Scenario[] = [
+  defineScenario({
+    id: 'journal.scope-exact',
+    title: 'Scopes never cross: r1 vs r10, and ids holding %, _ and :',
+    spec: 'effect-journal §2, §4',
+    tags: ['run', 'gate', 'identity'],
+    needs: [],
+    description: 'Unresolved rows are left in runs whose ids are prefixes of, or LIKE/glob patterns for, other runs; the gate of each neighbour must see nothing of them.',
+    asserts: ['the gate of r10, r%, r_ and r:1 passes with no effects while r1 holds an unresolved row', 'the gate of r1 refuses'],
+    async trial(t) {
+      const client = await t.driver();
+      await prepareUnresolved(t, client, 'r1', 'n');
+      await prepareUnresolved(t, client, 'a:b', 'c');
+      await snapshotBefore(t, client);
+      for (const runId of ['r10', 'r%', 'r_', 'r', 'r:1', 'a', 'a:b:c']) {
+        const gate = await client.op('gate', { scope: { kind: 'run', runId, nodeId: 'n' }, attempt: 1 });
+        t.expect(`gate of ${runId}/n`, { decision: 'pass', effects: 0 }, { decision: gate.decision, effects: gate.effects.length });
+      }
+      const own = await client.op('gate', { scope: { kind: 'run', runId: 'r1', nodeId: 'n' }, attempt: 1 });
+      t.expect('gate of r1/n', 'refuse', own.decision);
+      const other = await client.op('gate', { scope: { kind: 'run', runId: 'a', nodeId: 'b:c' }, attempt: 1 });
+      t.expect('gate of a / b:c (same concatenation as a:b / c)', 0, other.effects.length);
+      await snapshotAfter(t, client);
+    },
+  }),
+  defineScenario({
+    id: 'journal.gate-ignores-attempt',
+    title: 'The gate finds rows of an earlier node-retry attempt (the lookup drops the attempt)',
+    spec: 'effect-journal §4 ("the lookup key is the correlation with attempt dropped")',
+    tags: ['run', 'gate', 'identity'],
+    needs: [],
+    description: 'The original execution ran at node attempt 2 and left an unresolved row; the resume resets the attempt to 1 and must still find it.',
+    asserts: ['the gate refuses', 'nothing is re-executed'],
+    async trial(t) {
+      const run = { runId: t.rng.id('run'), nodes: [{ nodeId: 'node-a', calls: [defaultCall()], originalAttempt: 2, timeoutSlots: [0] }] };
+      const first = await t.driver();
+      await startRun(t, first, run);
+      const gate = await first.op('gate', { scope: { kind: 'run', runId: run.runId, nodeId: 'node-a' }, attempt: 1 });
+      t.expect('gate decision at attempt 1', 'refuse', gate.decision);
+      t.expect('physical writes', 1, t.world.counts().physicalWrites);
+      await snapshotAfter(t, first);
+    },
+  }),
+  defineScenario({
+    id: 'journal.settle-errors',
+    title: 'A settle that changes no row, or moves a settled row, is an error with a code',
+    spec: 'effect-journal §6',
+    tags: ['run', 'state-machine'],
+    needs: [],
+    description: 'Settle an id that does not exist, then settle a committed row a second time.',
+    asserts: ['unknown id → settle_no_row', 'second settle → settle_already_settled', 'the committed row is unchanged'],
+    async trial(t) {
+      const client = await t.driver();
+      const id = await prepareUnresolved(t, client, t.rng.id('run'), 'n');
+      const none = await client.try('settle', { effectId: '987654321', state: 'ambiguous', reason: 'x' });
+      t.expect('settle of an unknown id', 'settle_no_row', none.ok ? 'ok' : none.code);
+      await client.op('settle', { effectId: id, state: 'committed', result: { modelValue: 'v', truncated: false, summary: 's', outputMappingResult: 1 } });
+      const again = await client.try('settle', { effectId: id, state: 'ambiguous', reason: 'late' });
+      t.expect('second settle', 'settle_already_settled', again.ok ? 'ok' : again.code);
+      t.expect('state after the refused second settle', 'committed', (await rows(client)).find((r) => r.effectId === id)?.state);
+      await snapshotAfter(t, client);
+    },
+  }),
+  defineScenario({
+    id: 'journal.operator-resolution',
+    title: 'An operator resolves needs_attention rows as accepted or discarded, with actor and time',
+    spec: 'effect-journal §6, §8',
+    tags: ['run', 'state-machine', 'gate'],
+    needs: [],
+    description: 'Two nodes each leave an unresolved tier-3 row; the gate marks them needs_attention; one is resolved accepted, the other discarded.',
+    asserts: ['resolutions are recorded with the actor', 'both gates then pass', 'a discarded node may prepare again', 'resolving a committed row is refused'],
+    async trial(t) {
+      const client = await t.driver();
+      const runId = t.rng.id('run');
+      const a = await prepareUnresolved(t, client, runId, 'na');
+      const b = await prepareUnresolved(t, client, runId, 'nb');
+      for (const nodeId of ['na', 'nb']) await client.op('gate', { scope: { kind: 'run', runId, nodeId }, attempt: 1 });
+      const ra = await client.op('resolve', { effectId: a, decision: 'accepted', actor: 'operator@example' });
+      const rb = await client.op('resolve', { effectId: b, decision: 'discarded', actor: 'operator@example' });
+      t.expect('recorded resolutions', ['accepted:operator@example', 'discarded:operator@example'], [ra, rb].map((r) => `${r.resolution?.decision}:${r.resolution?.actor}`));
+      for (const nodeId of ['na', 'nb']) {
+        const gate = await client.op('gate', { scope: { kind: 'run', runId, nodeId }, attempt: 1 });
+        t.expect(`gate of ${nodeId} after resolution`, 'pass', gate.decision);
+      }
+      const again = await client.op('prepare', prepareParams(t, runId, 'nb'));
+      t.expect('prepare of the discarded node', 'proceed', again.verdict);
+      if (again.verdict === 'proceed') await client.op('settle', { effectId: again.effectId, state: 'committed', result: null });
+      const refused = await client.try('resolve', { effectId: again.verdict === 'proceed' ? again.effectId : b, decision: 'accepted', actor: 'x' });
+      t.expect('resolving a committed row', 'resolve_invalid', refused.ok ? 'ok' : refused.code);
+      t.expect('rows of node nb', 1, nodeRows(await rows(client), runId, 'nb').length);
+      await snapshotAfter(t, client);
+    },
+  }),
+];
+
+function prepareParams(t: TrialContext, runId: string, nodeId: string) {
+  const call = defaultCall();
+  return {
+    correlation: { kind: 'run' as const, runId, nodeId, attempt: 1 },
+    slot: 0,
+    toolId: call.toolId,
+    tier: call.tier,
+    args: call.args,
+    secretArgKeys: [...call.secretArgKeys],
+    outputMappingConfig: { field: 'tail', bound: 48 },
+    audit: { providerAttempt: 1, callId: t.rng.id('call'), ownerId: 'engine', generation: 0 },
+  };
+}
+
+async function prepareUnresolved(t: TrialContext, client: JournalClient, runId: string, nodeId: string): Promise<string> {
+  const verdict = await client.op('prepare', prepareParams(t, runId, nodeId));
+  if (verdict.verdict !== 'proceed') throw new Error(`setup prepare for ${runId}/${nodeId} did not proceed`);
+  return verdict.effectId;
+}

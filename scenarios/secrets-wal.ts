@@ -1,0 +1,87 @@
+// §11: secret argument bytes never reach the database files; freed result bytes leave main file and WAL after a checkpoint.
+import { defineScenario, type Need, type Scenario } from './define.js';
+import { canary, crashDuringRun, defaultCall, scanCanaries, singleNodeRun, snapshotAfter, snapshotBefore } from './support.js';
+import { resumeRun } from '../harness/engine/run-engine.js';
+import { resumeSession } from '../harness/engine/session-engine.js';
+import type { TrialContext } from '../harness/engine/trial-context.js';
+import type { JournalClient } from '../harness/engine/journal-client.js';
+
+const SID = 'sess-secret';
+
+export const secrets: Scenario[] = [
+  defineScenario({
+    id: 'secrets.args-never-on-disk',
+    title: 'Secret and credential-shaped argument bytes never reach the main file or the WAL',
+    spec: 'effect-journal §11',
+    tags: ['secrets', 'byte-scan', 'run'],
+    needs: [],
+    description: 'Canaries ride in a declared secret argument, a Bearer credential, URL userinfo and a credential query parameter. The files are scanned whole after the kill (as the crash left them), after the replay and after the run terminal.',
+    asserts: ['zero canary hits in every scan', 'the scans read real bytes'],
+    async trial(t) {
+      const [secret, bearer, userinfo, query] = [canary(t), canary(t), canary(t), canary(t)];
+      const call = defaultCall({ canary: secret, args: { ...defaultCall({ canary: secret }).args, auth: `Bearer ${bearer}`, url: `https://svc:${userinfo}@payments.invalid/charge?access_token=${query}&x=1` } });
+      const run = singleNodeRun(t, { calls: [call] });
+      await crashDuringRun(t, run, { kind: 'boundary', boundary: 'after-settle' });
+      const client = await t.driver();
+      await snapshotBefore(t, client);
+      const all = [secret, bearer, userinfo, query];
+      t.expect('canary hits after the kill', 0, await scanCanaries(t, client, all));
+      await resumeRun(t, client, run);
+      t.expect('canary hits after the replay and terminal', 0, await scanCanaries(t, client, all));
+      t.check('bytes scanned', '> 0', t.tally.bytesScanned, t.tally.bytesScanned > 0);
+      await snapshotAfter(t, client);
+    },
+  }),
+  withLegacyCanary('secrets.legacy-result-cleared-on-open', 'A legacy session result is cleared and checkpointed on open', [], async (t, token, first) => {
+    await first.close();
+    const client = await t.driver();
+    t.expect('canary hits after the open-time clear, connection open', 0, await scanCanaries(t, client, [token]));
+    return client;
+  }),
+  withLegacyCanary('secrets.sweep-erases-result-bytes', 'The session sweep and its checkpoint erase the row\'s bytes from main file and WAL', [], async (t, token, client) => {
+    const resumed = await resumeSession(t, client, SID);
+    t.expect('sweep checkpoint', 'complete', resumed.sweep?.checkpoint);
+    t.expect('canary hits after sweep + checkpoint, connection open', 0, await scanCanaries(t, client, [token]));
+    return client;
+  }),
+  withLegacyCanary('secrets.blocked-reader-defers-then-completes', 'A blocked reader defers the checkpoint; a later empty sweep completes and the bytes go', ['fault:checkpoint_blocked_by_reader'], async (t, token, client) => {
+    await client.op('fault', { fault: 'checkpoint_blocked_by_reader', enabled: true });
+    const resumed = await resumeSession(t, client, SID);
+    t.expect('checkpoint with a blocked reader', 'deferred', resumed.sweep?.checkpoint);
+    // Control only: while deferred the bytes may remain, so this scan is recorded, not judged.
+    await scanCanaries(t, client, [token], 'control');
+    await client.op('fault', { fault: 'checkpoint_blocked_by_reader', enabled: false });
+    const empty = await client.op('sessionSweep', { sessionId: SID, captured: [] });
+    t.expect('later empty sweep checkpoint', 'complete', empty.checkpoint);
+    t.expect('canary hits after the later empty sweep', 0, await scanCanaries(t, client, [token]));
+    return client;
+  }),
+];
+
+type Body = (t: TrialContext, token: string, client: JournalClient) => Promise<JournalClient>;
+
+// Plants a committed legacy session row whose result holds a canary, proves the scan sees it, then runs the body.
+function withLegacyCanary(id: string, title: string, needs: Need[], body: Body): Scenario {
+  return defineScenario({
+    id,
+    title,
+    spec: 'effect-journal §11, §9, §12 session acceptance (live main/WAL byte scans)',
+    tags: ['secrets', 'byte-scan', 'session', 'wal'],
+    needs: ['sessions', 'seeding', ...needs],
+    description: `${title}. A legacy writer's session row holding a result with a canary is planted; the scan must see it first (control), then must not after the erasure.`,
+    asserts: ['control: the canary is visible before the erasure', title],
+    async trial(t) {
+      const token = canary(t);
+      const client = await t.driver();
+      await client.op('seed', { rows: [{ scope: { kind: 'session', sessionId: SID, turn: 0 }, slot: 0, toolId: 'http_request', tier: 3, state: 'committed', argsDigest: 'v5:' + 'a'.repeat(64), callId: 'eng-legacy-1', resultJson: JSON.stringify({ modelValue: token, truncated: false, summary: 's', outputMappingResult: token }) }] });
+      await snapshotBefore(t, client);
+      const visible = await scanCanaries(t, client, [token], 'control');
+      if (visible === 0) {
+        t.inconclusiveReason = 'control failed: the planted canary is not visible in the files before the erasure, so its absence afterwards would prove nothing';
+        return;
+      }
+      const last = await body(t, token, client);
+      await snapshotAfter(t, last);
+    },
+  });
+}

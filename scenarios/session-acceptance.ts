@@ -1,0 +1,106 @@
+// §12's session acceptance list: turn outcomes, history joins, legacy and negative slots, failures that keep evidence.
+import { defineScenario, type Need, type Scenario } from './define.js';
+import { defaultCall, rows, snapshotAfter, snapshotBefore } from './support.js';
+import { resumeSession, runTurn, sessionAddress, transcriptOf } from '../harness/engine/session-engine.js';
+import type { TrialContext } from '../harness/engine/trial-context.js';
+import type { JournalClient } from '../harness/engine/journal-client.js';
+
+const SID = 'sess-acc';
+const A0 = sessionAddress(0, 0, 'http_request');
+
+export const sessionAcceptance: Scenario[] = [
+  ...(['errored', 'aborted'] as const).map((status) =>
+    accept(`session.${status}-turn`, `A committed effect of an ${status} turn is disclosed once`, [], async (t, c) => {
+      await runTurn(t, c, SID, { turn: 0, calls: [defaultCall()], status });
+      await twoResumes(t, c, [`${A0}:turn_incomplete`], []);
+    }),
+  ),
+  accept('session.compacted-history-join', 'The join covers all history: an effect in a compacted completed turn is silent', [], async (t, c) => {
+    await runTurn(t, c, SID, { turn: 0, calls: [defaultCall()], compacted: true });
+    await runTurn(t, c, SID, { turn: 1, calls: [] });
+    await runTurn(t, c, SID, { turn: 2, calls: [] });
+    await twoResumes(t, c, [], []);
+    t.expect('rows left after the sweep', 0, (await rows(c)).length);
+  }),
+  accept('session.empty-final-turn', 'A completed exchange with no calls after the effect does not hide or invent disclosures', [], async (t, c) => {
+    await runTurn(t, c, SID, { turn: 0, calls: [defaultCall()] });
+    await runTurn(t, c, SID, { turn: 1, calls: [], status: 'completed' });
+    await twoResumes(t, c, [], []);
+  }),
+  accept('session.duplicate-call-id', 'A call id that appears twice in history is unattributable and disclosed', [], async (t, c) => {
+    const out = await runTurn(t, c, SID, { turn: 0, calls: [defaultCall()] });
+    const callId = out[0]!.callId;
+    t.log.append({ type: 'session:turn', sessionId: SID, turn: 1, status: 'completed', compacted: false, calls: [{ callId, toolName: 'http_request' }] });
+    await twoResumes(t, c, [`${A0}:unattributable`], []);
+  }),
+  accept('session.name-mismatch', 'A call id recorded under another tool name is unattributable and disclosed', [], async (t, c) => {
+    const out = await runTurn(t, c, SID, { turn: 0, calls: [defaultCall()], status: 'errored' });
+    t.log.append({ type: 'session:turn', sessionId: SID, turn: 1, status: 'completed', compacted: false, calls: [{ callId: out[0]!.callId, toolName: 'write_file' }] });
+    await twoResumes(t, c, [`${A0}:unattributable`], []);
+  }),
+  accept('session.negative-slots', 'A committed negative-slot ! command is silent; an unresolved one is disclosed', [], async (t, c) => {
+    await runTurn(t, c, SID, {
+      turn: 0,
+      calls: [defaultCall({ slot: -1, toolId: 'shell', args: { cmd: 'ls' }, secretArgKeys: [] }), defaultCall({ slot: -2, toolId: 'shell', args: { cmd: 'rm x' }, secretArgKeys: [] })],
+      unsettledSlots: [-2],
+      status: 'errored',
+    });
+    const unresolved = `${sessionAddress(0, -2, 'shell')}:unresolved`;
+    await twoResumes(t, c, [unresolved], [unresolved]);
+  }),
+  accept('session.legacy-placeholder', 'A legacy wiring placeholder is disclosed once, then swept', ['seeding'], async (t, c) => {
+    await c.op('seed', { rows: [{ scope: { kind: 'session', sessionId: SID, turn: 0 }, slot: 0, toolId: 'http_request', tier: 3, state: 'committed', argsDigest: 'v5:' + '0'.repeat(64), callId: 'legacy:session', resultJson: null }] });
+    await twoResumes(t, c, [`${A0}:legacy`], []);
+  }),
+  accept('session.read-failure-keeps-evidence', 'A failed disclosure read deletes nothing; the next resume discloses', ['fault:session_read_fails'], async (t, c) => {
+    await runTurn(t, c, SID, { turn: 0, calls: [defaultCall()], status: 'aborted' });
+    await c.op('fault', { fault: 'session_read_fails', enabled: true });
+    const failed = await resumeSession(t, c, SID);
+    await c.op('fault', { fault: 'session_read_fails', enabled: false });
+    t.expect('failed read answer', 'session_read_failed', failed.readError);
+    t.expect('rows after the failed read', 1, (await rows(c)).length);
+    await twoResumes(t, c, [`${A0}:turn_incomplete`], []);
+  }),
+  accept('session.notice-failure-keeps-evidence', 'A notice that cannot be delivered prevents the sweep; the next resume discloses', [], async (t, c) => {
+    await runTurn(t, c, SID, { turn: 0, calls: [defaultCall()], status: 'aborted' });
+    await resumeSession(t, c, SID, { noticeFails: true });
+    t.expect('rows after the undelivered notice', 1, (await rows(c)).length);
+    await twoResumes(t, c, [`${A0}:turn_incomplete`], []);
+  }),
+  accept('session.one-shot-unwind', 'An owned one-shot session\'s teardown sweeps its committed rows and keeps the unresolved one', [], async (t, c) => {
+    await runTurn(t, c, SID, { turn: 0, calls: [defaultCall(), defaultCall({ slot: 1, target: 'slow' })], timeoutSlots: [1], status: 'errored' });
+    const read = await c.op('sessionRead', { sessionId: SID, transcript: transcriptOf(t, SID) });
+    const swept = await c.op('sessionSweep', { sessionId: SID, captured: read.captured });
+    t.expect('teardown deleted the committed row', 1, swept.deleted);
+    t.expect('rows left', [sessionAddress(0, 1, 'http_request')], (await rows(c)).map((r) => (r.scope.kind === 'session' ? sessionAddress(r.scope.turn, r.slot, r.toolId) : 'run')));
+    const foreign = await c.op('sessionSweep', { sessionId: 'another-session', captured: read.captured });
+    t.expect('a sweep under another session deletes nothing', 0, foreign.deleted);
+  }),
+];
+
+function accept(id: string, title: string, needs: Need[], body: (t: TrialContext, c: JournalClient) => Promise<void>): Scenario {
+  return defineScenario({
+    id,
+    title,
+    spec: 'effect-journal §12 session acceptance, §8, §9',
+    tags: ['session', 'acceptance', 'disclosure'],
+    needs: ['sessions', ...needs],
+    description: `${title}. The engine resumes the session (read → notice → sweep of the captured rows) and counts which effects each notice names.`,
+    asserts: [title, 'a committed disclosure does not repeat after a successful sweep'],
+    async trial(t) {
+      const client = await t.driver();
+      await body(t, client);
+      await snapshotAfter(t, client);
+    },
+  });
+}
+
+// Two resumes in a row: the first must disclose `first`, the second `second` (sorted address:reason labels).
+async function twoResumes(t: TrialContext, c: JournalClient, first: string[], second: string[]): Promise<void> {
+  await snapshotBefore(t, c);
+  const r1 = await resumeSession(t, c, SID);
+  const r2 = await resumeSession(t, c, SID);
+  t.expect('first resume disclosures', [...first].sort(), r1.disclosed.map((d) => `${d.address}:${d.reason}`).sort());
+  t.expect('second resume disclosures', [...second].sort(), r2.disclosed.map((d) => `${d.address}:${d.reason}`).sort());
+  t.check('first sweep completed', 'complete or deferred', r1.sweep?.checkpoint ?? r1.sweepError, r1.sweep !== null);
+}

@@ -1,0 +1,80 @@
+// Shared building blocks for scenarios: the default run, crash phases, row lookups and byte scans.
+import type { EffectRow } from '../harness/protocol/schemas.js';
+import type { TrialContext } from '../harness/engine/trial-context.js';
+import type { JournalClient } from '../harness/engine/journal-client.js';
+import type { CrashPlan } from '../harness/engine/crash-plan.js';
+import { defaultCall, logicalKey, type NodeScript, type RunScript, type ToolCall } from '../harness/engine/model.js';
+import { DEFAULT_MAPPING, deriveProjections, nodeOutput } from '../harness/engine/projections.js';
+import { startRun } from '../harness/engine/run-engine.js';
+import { makeCanary, scanForCanaries } from '../harness/world/byte-scan.js';
+
+export { defaultCall };
+
+/** A one-node run whose node issues the given calls (default: the crash matrix's tier-3 effect at slot 0). */
+export function singleNodeRun(t: TrialContext, node: Partial<NodeScript> = {}): RunScript {
+  return { runId: t.rng.id('run'), nodes: [{ nodeId: 'node-a', calls: [defaultCall()], ...node }] };
+}
+
+/** Starts a driver, runs the run until the planned crash, and leaves the trial ready for a restart. */
+export async function crashDuringRun(t: TrialContext, run: RunScript, plan: CrashPlan): Promise<void> {
+  t.planCrash(plan);
+  const client = await t.driver();
+  await t.untilCrash(() => startRun(t, client, run));
+}
+
+/** Every row the journal holds, content-free; resolution times are masked so same-seed outcomes compare equal. */
+export async function rows(client: JournalClient): Promise<EffectRow[]> {
+  const { effects } = await client.op('listEffects', {});
+  return effects.map((r) => (r.resolution ? { ...r, resolution: { ...r.resolution, at: '<time>' } } : r));
+}
+
+/** The rows of one run node, by slot. */
+export function nodeRows(all: readonly EffectRow[], runId: string, nodeId: string): EffectRow[] {
+  return all.filter((r) => r.scope.kind === 'run' && r.scope.runId === runId && r.scope.nodeId === nodeId).sort((a, b) => a.slot - b.slot);
+}
+
+/** True for states the contract calls unresolved. */
+export function isUnresolved(row: EffectRow | undefined): boolean {
+  return row !== undefined && (row.state === 'prepared' || row.state === 'ambiguous' || row.state === 'needs_attention');
+}
+
+/** The logical key the target ledgers use for a run call. */
+export function runEffectKey(run: RunScript, nodeId: string, call: ToolCall): string {
+  return logicalKey(`${run.runId}/${nodeId}`, call);
+}
+
+/** The node output the original execution would have produced, from what the target actually answered. */
+export function originalOutput(t: TrialContext, run: RunScript, node: NodeScript): unknown {
+  return nodeOutput(
+    node.calls.map((call) => ({
+      slot: call.slot,
+      projections: deriveProjections(call.toolId, t.world.responsesFor(runEffectKey(run, node.nodeId, call))[0] ?? '', node.mapping ?? DEFAULT_MAPPING),
+    })),
+  );
+}
+
+/** Scans the journal's listed files for canaries and returns the hit count; control scans (expected hits) are not tallied as hits. */
+export async function scanCanaries(t: TrialContext, client: JournalClient, canaries: readonly string[], mode: 'judged' | 'control' = 'judged'): Promise<number> {
+  const { files } = await client.op('files', {});
+  const scan = scanForCanaries(files, canaries);
+  t.tally.bytesScanned += scan.bytesScanned;
+  if (mode === 'judged') t.tally.canaryHits += scan.hits.length;
+  return scan.hits.length;
+}
+
+/** A fresh canary from the trial's seed. */
+export function canary(t: TrialContext): string {
+  return makeCanary(() => t.rng.next());
+}
+
+/** Records the rows before the post-restart checks, as evidence in the report. */
+export async function snapshotBefore(t: TrialContext, client: JournalClient): Promise<EffectRow[]> {
+  t.effectsBefore = await rows(client);
+  return t.effectsBefore;
+}
+
+/** Records the rows at the end of the trial. */
+export async function snapshotAfter(t: TrialContext, client: JournalClient): Promise<EffectRow[]> {
+  t.effectsAfter = await rows(client);
+  return t.effectsAfter;
+}

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { closestIds, parseShard, selectScenarios } from '../../harness/select-scenarios.js';
+import { rerunArgs } from '../../bin/cmd-verify.js';
+import { parseExpectFailures } from '../../bin/expect-failures.js';
+import { splitCommand } from '../../bin/split-command.js';
+
+const all = [
+  { id: 'cp04.after-settle', tags: ['crash', 'replay'] },
+  { id: 'cp01.before-commit', tags: ['crash'] },
+  { id: 'cp03.after-target', tags: ['crash', 'tier3'] },
+  { id: 's8e.batch', tags: ['witness'] },
+  { id: 'cp02.after-prepare', tags: ['crash', 'tier3'] },
+];
+
+describe('selectScenarios', () => {
+  it('filters by globs and tags, keeping catalog order', () => {
+    expect(selectScenarios(all, [], [], null)).toEqual(all);
+    expect(selectScenarios(all, ['cp0?.after-*'], [], null).map((s) => s.id)).toEqual(['cp04.after-settle', 'cp03.after-target', 'cp02.after-prepare']);
+    expect(selectScenarios(all, ['s8e.*', 'cp01.before-commit'], [], null).map((s) => s.id)).toEqual(['cp01.before-commit', 's8e.batch']);
+    expect(selectScenarios(all, ['cp*'], ['tier3'], null).map((s) => s.id)).toEqual(['cp03.after-target', 'cp02.after-prepare']);
+  });
+
+  it('shards by position in sorted id order, disjoint and complete', () => {
+    const shards = [1, 2, 3].map((index) => selectScenarios(all, [], [], { index, count: 3 }).map((s) => s.id));
+    // sorted: cp01, cp02, cp03, cp04, s8e -> shard 1 gets positions 0 and 3
+    expect(shards).toEqual([['cp04.after-settle', 'cp01.before-commit'], ['s8e.batch', 'cp02.after-prepare'], ['cp03.after-target']]);
+    expect(shards.flat().sort()).toEqual(all.map((s) => s.id).sort());
+  });
+
+  it('refuses a glob or tag that matches nothing, with the closest ids', () => {
+    expect(() => selectScenarios(all, ['cp3.*'], [], null)).toThrow(/no scenario matches cp3\.\* \(closest: /);
+    expect(() => selectScenarios(all, [], ['tier4'], null)).toThrow(/no scenario has tag tier4 \(closest: tier3/);
+    expect(() => parseShard('0/2')).toThrow(/out of range/);
+    expect(parseShard('2/5')).toEqual({ index: 2, count: 5 });
+    expect(closestIds(all.map((s) => s.id), 'cp04.after-setle', 1)).toEqual(['cp04.after-settle']);
+  });
+});
+
+describe('splitCommand and rerunArgs', () => {
+  it('splits quoted words without a shell', () => {
+    expect(splitCommand(`npx ejc run --cmd 'python3 my journal.py' --impl-option "k=a \\"b\\"" x\\ y`)).toEqual([
+      'npx', 'ejc', 'run', '--cmd', 'python3 my journal.py', '--impl-option', 'k=a "b"', 'x y',
+    ]);
+    expect(splitCommand("--scenario 'it'\\''s'")).toEqual(['--scenario', "it's"]);
+    expect(() => splitCommand('ejc run; rm -rf /')).toThrow(/shell operator ;/);
+    expect(() => splitCommand('ejc run $(whoami)')).toThrow(/shell operator \$/);
+    expect(() => splitCommand("ejc run 'open")).toThrow(/quote is not closed/);
+  });
+
+  it('reruns only ejc run, without output flags, always as --json', () => {
+    expect(rerunArgs('npx ejc run --seed 3 --out out --junit=j.xml --shard 1/2')).toEqual(['run', '--seed', '3', '--shard', '1/2', '--json']);
+    expect(rerunArgs('ejc run --json')).toEqual(['run', '--json']);
+    expect(() => rerunArgs('node evil.js run')).toThrow(/not an "ejc run" command/);
+    expect(() => rerunArgs('ejc merge a b')).toThrow(/not an "ejc run" command/);
+  });
+
+  it('parses an expect-failures file with comments', () => {
+    expect([...parseExpectFailures('# known\ncp03.after-target  # issue 12\n\n  cp07.rival\r\n')]).toEqual(['cp03.after-target', 'cp07.rival']);
+  });
+});

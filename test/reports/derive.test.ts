@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { reportVerdict, scenarioVerdict, sumCounts, summarize, trialVerdict } from '../../reports/derive.js';
+import { zeroCounts } from '../../reports/schema.js';
+import { trial } from './fixture.js';
+
+const fail = { name: 'writes', expected: 1, actual: 2, passed: false };
+const killed = { planned: 'p', point: 'p', seq: 1, signal: 'SIGKILL', driver: 'd' };
+
+describe('derive', () => {
+  it('derives trial verdicts, inconclusive before failed', () => {
+    const base = { plannedKills: 1, kills: [killed], violations: [], inconclusiveReason: null, assertions: [] };
+    expect(trialVerdict(base)).toBe('passed');
+    expect(trialVerdict({ ...base, assertions: [fail] })).toBe('failed');
+    expect(trialVerdict({ ...base, kills: [], assertions: [fail] })).toBe('inconclusive');
+    expect(trialVerdict({ ...base, kills: [{ ...killed, signal: null }] })).toBe('inconclusive');
+    expect(trialVerdict({ ...base, kills: [{ ...killed, signal: 'SIGTERM' }] })).toBe('inconclusive');
+    expect(trialVerdict({ ...base, violations: [{ op: 'prepare', field: 'verdict', message: 'bad' }] })).toBe('inconclusive');
+    expect(trialVerdict({ ...base, inconclusiveReason: 'timeout' })).toBe('inconclusive');
+    expect(trialVerdict({ ...base, plannedKills: 0, kills: [] })).toBe('passed');
+  });
+
+  it('derives scenario verdicts with expected failures', () => {
+    const passed = { verdict: 'passed' as const };
+    const failed = { verdict: 'failed' as const };
+    const inconclusive = { verdict: 'inconclusive' as const };
+    expect(scenarioVerdict([], { expectedFailure: false })).toBe('not_applicable');
+    expect(scenarioVerdict([passed, failed, inconclusive], { expectedFailure: false })).toBe('failed');
+    expect(scenarioVerdict([passed, failed], { expectedFailure: true })).toBe('expected_failure');
+    expect(scenarioVerdict([passed, inconclusive], { expectedFailure: true })).toBe('inconclusive');
+    expect(scenarioVerdict([passed, passed], { expectedFailure: false })).toBe('passed');
+    expect(scenarioVerdict([passed], { expectedFailure: true })).toBe('stale_expected_failure');
+  });
+
+  it('summarizes and derives the report verdict', () => {
+    const v = (verdict: 'passed' | 'failed' | 'inconclusive' | 'not_applicable' | 'expected_failure' | 'stale_expected_failure') => ({ verdict });
+    const summary = summarize([v('passed'), v('not_applicable'), v('expected_failure')]);
+    expect(summary).toEqual({ total: 3, passed: 1, failed: 0, inconclusive: 0, notApplicable: 1, expectedFailures: 1, staleExpectedFailures: 0 });
+    expect(reportVerdict(summary)).toBe('conformant');
+    expect(reportVerdict(summarize([v('passed'), v('stale_expected_failure')]))).toBe('nonconformant');
+    expect(reportVerdict(summarize([v('passed'), v('failed'), v('inconclusive')]))).toBe('nonconformant');
+    expect(reportVerdict(summarize([v('passed'), v('inconclusive')]))).toBe('inconclusive');
+    expect(reportVerdict(summarize([v('not_applicable')]))).toBe('inconclusive');
+    expect(reportVerdict(summarize([]))).toBe('inconclusive');
+  });
+
+  it('sums counts element-wise', () => {
+    const a = trial('a');
+    const b = trial('b', { counts: { ...zeroCounts(), trials: 1, duplicateWrites: 2 } });
+    expect(sumCounts([a, b])).toEqual({ ...a.counts, trials: 2, duplicateWrites: 2 });
+    expect(sumCounts([])).toEqual(zeroCounts());
+  });
+});
