@@ -13,25 +13,40 @@ export function createProgress(stream: NodeJS.WriteStream, env: NodeJS.ProcessEn
   const live = stream.isTTY === true && (env['CI'] === undefined || env['CI'] === '' || env['CI'] === 'false');
   const started = Date.now();
   let failures = 0;
+  let current: { index: number; total: number; id: string } | null = null;
   let drawn = false;
+  const draw = (): void => {
+    if (current === null) return;
+    const line = `scenario ${current.index}/${current.total} · ${elapsed(Date.now() - started)} · ${failures} failure(s) so far · ${current.id}`;
+    // A line wider than the terminal wraps, and \r would then clear only its last row.
+    stream.write(`\r\x1b[2K${line.slice(0, stream.columns > 20 ? stream.columns - 1 : 200)}`);
+    drawn = true;
+  };
+  const clear = (): void => {
+    if (drawn) stream.write('\r\x1b[2K');
+    drawn = false;
+  };
+  // The elapsed time keeps moving during a long scenario; unref so the timer never holds the process open.
+  const timer = live ? setInterval(draw, 1000) : null;
+  timer?.unref();
   const onProgress = (e: ProgressEvent): void => {
     if (e.kind === 'kept') {
-      if (drawn) stream.write('\r\x1b[2K');
+      clear();
       stream.write(`kept the trial directory of ${e.id}: ${e.dir}\n`);
-      drawn = false;
+      if (live) draw();
       return;
     }
     if (e.kind === 'scenario-end' && BAD.has(e.verdict)) failures += 1;
     if (live) {
-      stream.write(`\r\x1b[2Kscenario ${e.index}/${e.total} · ${elapsed(Date.now() - started)} · ${failures} failure(s) so far · ${e.id}`);
-      drawn = true;
+      current = { index: e.index, total: e.total, id: e.id };
+      draw();
     } else if (e.kind === 'scenario-end') {
       stream.write(`[${e.index}/${e.total}] ${e.id} ${e.verdict} (${elapsed(e.durationMs)})\n`);
     }
   };
   const finish = (): void => {
-    if (drawn) stream.write('\r\x1b[2K');
-    drawn = false;
+    if (timer !== null) clearInterval(timer);
+    clear();
   };
   return { onProgress, finish };
 }

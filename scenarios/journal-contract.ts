@@ -1,7 +1,7 @@
 // Contract points observed outside a crash: exact scope matching, settle errors, and operator resolution (§4, §6, §8).
 import { defineScenario, type Scenario } from './define.js';
 import { defaultCall, nodeRows, rows, snapshotAfter, snapshotBefore } from './support.js';
-import { startRun } from '../harness/engine/run-engine.js';
+import { resumeRun, startRun } from '../harness/engine/run-engine.js';
 import type { JournalClient } from '../harness/engine/journal-client.js';
 import type { TrialContext } from '../harness/engine/trial-context.js';
 
@@ -46,6 +46,27 @@ export const journalContract: Scenario[] = [
       t.expect('gate decision at attempt 1', 'refuse', gate.decision);
       t.expect('physical writes', 1, t.world.counts().physicalWrites);
       await snapshotAfter(t, first);
+    },
+  }),
+  defineScenario({
+    id: 'journal.gate-read-failure-refuses',
+    title: 'A gate read that fails is a refusal, not a pass',
+    spec: 'effect-journal §4 ("a gate read that fails is a refusal")',
+    tags: ['run', 'gate', 'fault'],
+    needs: ['fault:gate_read_fails'],
+    description: 'A node left an unresolved row; the gate read is made to fail; resuming must refuse, and must not run the node.',
+    asserts: ['the gate refuses with gate_read_failed', 'nothing is re-executed'],
+    async trial(t) {
+      const run = { runId: t.rng.id('run'), nodes: [{ nodeId: 'node-a', calls: [defaultCall()] }] };
+      const client = await t.driver();
+      await client.op('fault', { fault: 'gate_read_fails', enabled: true });
+      const out = await resumeRun(t, client, run);
+      t.expect('gate decision', 'refuse', out.gates[0]?.decision);
+      t.expect('refusal code', 'gate_read_failed', out.gates[0]?.refusal?.code);
+      t.expect('prepares', 0, out.verdicts.length);
+      t.expect('physical writes', 0, t.world.counts().physicalWrites);
+      await client.op('fault', { fault: 'gate_read_fails', enabled: false });
+      await snapshotAfter(t, client);
     },
   }),
   defineScenario({

@@ -1,0 +1,370 @@
+// A catalogue of deliberately broken journals: the reference journal with one defect each, chosen by
+// `--impl-option defect=<name>`. Each defect is a real bug a journal author could write; the test suite
+// proves that some scenario catches every one of them, and that every scenario catches at least one.
+import Database from 'better-sqlite3';
+import { createReferenceJournal } from '../../dist/reference-impl/index.js';
+import { JournalError } from '../../dist/harness/journal-interface.js';
+
+export const DEFECTS = {
+  // Acknowledges the settle, writes it later: a kill after the ack loses the commit.
+  'ack-settle-before-durable': (j) => ({
+    settle(p) {
+      setTimeout(() => j.settle(p), 2000).unref();
+      return { effectId: p.effectId, state: p.state };
+    },
+  }),
+  // Announces prepare.before-commit only after the row is committed.
+  'prepare-commits-before-announcing': (j, ctx) => ({
+    prepare(p) {
+      ctx.silence.add('prepare.before-commit');
+      const v = j.prepare(p);
+      ctx.silence.delete('prepare.before-commit');
+      ctx.crashpoint('prepare.before-commit');
+      return v;
+    },
+  }),
+  // The gate only looks at unresolved rows: a committed row without a retained result waves the node through.
+  'gate-only-unresolved': (j, ctx) => ({
+    gate(p) {
+      const d = j.gate(p);
+      if (d.decision !== 'refuse' || !d.refusal) return d;
+      const rows = ctx.rows().filter((r) => d.refusal.effectIds.includes(String(r.id)));
+      return rows.every((r) => r.state === 'committed') ? { ...d, decision: 'pass', refusal: null } : d;
+    },
+  }),
+  // A gate whose read failed answers pass.
+  'gate-passes-on-read-failure': (j) => ({
+    gate(p) {
+      const d = j.gate(p);
+      return d.refusal?.code === 'gate_read_failed' ? { decision: 'pass', effects: [], refusal: null } : d;
+    },
+  }),
+  // The gate keys on the node attempt, so a resume (attempt reset to 1) misses rows of attempt 2.
+  'gate-keys-on-attempt': (j, ctx) => ({
+    gate(p) {
+      const d = j.gate(p);
+      const attempt = p.attempt ?? 1;
+      const keep = new Set(ctx.rows().filter((r) => r.node_attempt === attempt).map((r) => String(r.id)));
+      const effects = d.effects.filter((e) => keep.has(e.effectId));
+      return effects.some((e) => e.action === 'needs_attention') ? { ...d, effects } : { decision: 'pass', effects, refusal: null };
+    },
+  }),
+  // A committed row wins: any committed, retained row in the node passes the gate.
+  'gate-committed-wins': (j) => ({
+    gate(p) {
+      const d = j.gate(p);
+      return d.effects.some((e) => e.action === 'replay') ? { ...d, decision: 'pass', refusal: null } : d;
+    },
+  }),
+  // Unresolved tier-3 rows are "retried": the gate clears them and lets the node run again.
+  'retries-after-ambiguous': (j, ctx) => ({
+    gate(p) {
+      const d = j.gate(p);
+      if (d.decision !== 'refuse' || !d.refusal) return d;
+      ctx.db().prepare(`DELETE FROM run_effects WHERE id IN (${d.refusal.effectIds.map(() => '?').join(',')})`).run(...d.refusal.effectIds.map(Number));
+      return { decision: 'pass', effects: d.effects.map((e) => ({ ...e, action: 'run_again' })), refusal: null };
+    },
+  }),
+  // Conservative journal that lets tiers 1/2 through without a reconciler.
+  'tiers-proceed-unreconciled': (j) => ({
+    gate(p) {
+      const d = j.gate(p);
+      return d.refusal && d.refusal.tier !== 3 ? { ...d, decision: 'pass', refusal: null } : d;
+    },
+  }),
+  // The reconciler reports success and records nothing.
+  'reconcile-records-nothing': () => ({
+    reconcile(p) {
+      return { effectId: p.effectId, state: 'committed', execute: null };
+    },
+  }),
+  // The args digest ignores the arguments: a changed question replays the old answer.
+  'replays-changed-args': (j) => ({
+    prepare(p) {
+      return j.prepare({ ...p, args: {} });
+    },
+  }),
+  // Secrets are hashed too: a rotated token refuses a legitimate replay.
+  'digest-includes-secrets': (j) => ({
+    prepare(p) {
+      const secrets = p.secretArgKeys.map((k) => p.args[k] ?? null);
+      return j.prepare({ ...p, args: { ...p.args, secretFingerprint: Buffer.from(JSON.stringify(secrets)).toString('hex') } });
+    },
+  }),
+  // The output-mapping configuration is not part of the comparison.
+  'ignores-output-mapping': (j) => ({
+    prepare(p) {
+      const { outputMappingConfig: _ignored, ...rest } = p;
+      return j.prepare(rest);
+    },
+  }),
+  // The replay re-derives projections from the bounded preview instead of returning the recorded ones.
+  'replay-rederives': (j) => ({
+    prepare(p) {
+      const v = j.prepare(p);
+      if (v.verdict !== 'replay') return v;
+      const r = v.result;
+      return { ...v, result: { ...r, truncated: false, outputMappingResult: r.modelValue } };
+    },
+  }),
+  // Two prepares of one identity both proceed.
+  'double-prepare': (j, ctx) => ({
+    prepare(p) {
+      const v = j.prepare(p);
+      if (v.verdict === 'refuse' && v.code === 'duplicate_identity' && v.effectId) return { verdict: 'proceed', effectId: v.effectId, idempotencyKey: 'dup' };
+      return v;
+    },
+  }),
+  // A session prepare of a committed identity replays.
+  'session-replays': (j) => ({
+    prepare(p) {
+      const v = j.prepare(p);
+      if (v.verdict === 'refuse' && p.correlation.kind === 'session' && v.effectId) {
+        return { verdict: 'replay', effectId: v.effectId, result: { modelValue: '', truncated: false, summary: '', outputMappingResult: null } };
+      }
+      return v;
+    },
+  }),
+  // Session rows keep the result the engine offered.
+  'session-keeps-result': (j, ctx) => ({
+    settle(p) {
+      const out = j.settle(p);
+      if (p.state === 'committed' && p.result) ctx.db().prepare(`UPDATE run_effects SET result_json = ? WHERE id = ? AND scope_kind = 'session'`).run(JSON.stringify(p.result), Number(p.effectId));
+      return out;
+    },
+  }),
+  // Settle of an already-settled row succeeds quietly.
+  'settle-idempotent': (j) => ({
+    settle(p) {
+      try {
+        return j.settle(p);
+      } catch (err) {
+        if (err?.code === 'settle_already_settled' || err?.code === 'settle_no_row') return { effectId: p.effectId, state: 'committed' };
+        throw err;
+      }
+    },
+  }),
+  // The resolution is acknowledged and never written.
+  'resolution-not-recorded': (j, ctx) => ({
+    resolve(p) {
+      const row = j.listEffects().effects.find((e) => e.effectId === p.effectId);
+      if (!row) throw new JournalError('resolve_invalid', 'no row');
+      return { ...row, resolution: { decision: p.decision, actor: p.actor, at: new Date().toISOString() } };
+    },
+  }),
+  // The gate matches run ids by prefix (LIKE 'r1%'), so r1's rows leak into r10's gate.
+  'scope-prefix-match': (j, ctx) => ({
+    gate(p) {
+      const d = j.gate(p);
+      const leaked = ctx
+        .db()
+        .prepare(`SELECT id, tier FROM run_effects WHERE scope_kind = 'run' AND ? LIKE run_id || '%' AND state != 'committed'`)
+        .all(p.scope.runId);
+      if (leaked.length === 0 || d.decision === 'refuse') return d;
+      return { ...d, decision: 'refuse', refusal: { code: 'effect_needs_attention', tier: 3, effectIds: leaked.map((r) => String(r.id)), message: 'leaked' } };
+    },
+  }),
+  // The terminal sweep of a run deletes its unresolved rows too.
+  'terminal-sweeps-everything': (j, ctx) => ({
+    runTerminal(p) {
+      const out = j.runTerminal(p);
+      const extra = ctx.db().prepare(`DELETE FROM run_effects WHERE scope_kind = 'run' AND run_id = ?`).run(p.runId).changes;
+      return { deleted: out.deleted + extra };
+    },
+  }),
+  // Committed rows are swept as soon as they settle, while the run is still resumable.
+  'sweeps-resumable-run': (j, ctx) => ({
+    settle(p) {
+      const out = j.settle(p);
+      const row = ctx.rows().find((r) => String(r.id) === p.effectId);
+      if (row && row.scope_kind === 'run' && out.state === 'committed') j.runTerminal({ runId: row.run_id });
+      return out;
+    },
+  }),
+  // The terminal sweep commits row by row, so a kill inside it leaves half the rows.
+  'terminal-sweep-not-atomic': (j, ctx) => ({
+    runTerminal(p) {
+      const ids = ctx.rows().filter((r) => r.scope_kind === 'run' && r.run_id === p.runId && r.state === 'committed').map((r) => r.id);
+      for (const id of ids) {
+        ctx.db().prepare('DELETE FROM run_effects WHERE id = ?').run(id);
+        ctx.crashpoint('run-sweep.before-commit');
+      }
+      return { deleted: ids.length };
+    },
+  }),
+  // The session sweep deletes every row of the session, unresolved ones included.
+  'session-sweeps-unresolved': (j, ctx) => ({
+    sessionSweep(p) {
+      const out = j.sessionSweep(p);
+      const extra = ctx.db().prepare(`DELETE FROM run_effects WHERE scope_kind = 'session' AND session_id = ?`).run(p.sessionId).changes;
+      return { ...out, deleted: out.deleted + extra };
+    },
+  }),
+  // The session sweep deletes every committed row of the session, not just the captured ones.
+  'sweep-by-session': (j, ctx) => ({
+    sessionSweep(p) {
+      const out = j.sessionSweep(p);
+      const extra = ctx.db().prepare(`DELETE FROM run_effects WHERE scope_kind = 'session' AND session_id = ? AND state = 'committed'`).run(p.sessionId).changes;
+      return { ...out, deleted: out.deleted + extra };
+    },
+  }),
+  // The session sweep deletes captured ids without re-checking address, state or session.
+  'sweep-by-id-only': (j, ctx) => ({
+    sessionSweep(p) {
+      if (p.insideOuterTransaction) return j.sessionSweep(p);
+      const del = ctx.db().prepare('DELETE FROM run_effects WHERE id = ?');
+      const deleted = p.captured.reduce((n, c) => n + del.run(Number(c.effectId)).changes, 0);
+      return { deleted, checkpoint: j.checkpoint().checkpoint };
+    },
+  }),
+  // The session sweep commits chunk by chunk: a failure or a kill between chunks leaves a partial sweep.
+  'sweep-not-atomic': (j, ctx) => ({
+    sessionSweep(p) {
+      if (p.insideOuterTransaction) return j.sessionSweep(p);
+      const del = ctx.db().prepare(`DELETE FROM run_effects WHERE id = ? AND state = 'committed'`);
+      let deleted = 0;
+      for (const [i, c] of p.captured.entries()) {
+        if (i > 0) {
+          if (ctx.faults.has('sweep_fails_after_first_chunk')) throw new JournalError('sweep_failed', 'injected failure after the first chunk');
+          ctx.crashpoint('session-sweep.between-chunks');
+        }
+        deleted += del.run(Number(c.effectId)).changes;
+      }
+      return { deleted, checkpoint: j.checkpoint().checkpoint };
+    },
+    fault(p) {
+      if (p.fault === 'sweep_fails_after_first_chunk') p.enabled ? ctx.faults.add(p.fault) : ctx.faults.delete(p.fault);
+      return j.fault(p);
+    },
+  }),
+  // A sweep inside an outer transaction goes ahead.
+  'sweeps-inside-outer-transaction': (j) => ({
+    sessionSweep(p) {
+      const { insideOuterTransaction: _probe, ...rest } = p;
+      return j.sessionSweep(rest);
+    },
+  }),
+  // The session sweep never checkpoints: deleted bytes stay in the WAL.
+  'skips-wal-checkpoint': (j, ctx) => ({
+    sessionSweep(p) {
+      if (p.insideOuterTransaction) return j.sessionSweep(p);
+      const del = ctx.db().prepare(`DELETE FROM run_effects WHERE id = ? AND state = 'committed' AND session_id = ?`);
+      const deleted = p.captured.reduce((n, c) => n + del.run(Number(c.effectId), p.sessionId).changes, 0);
+      return { deleted, checkpoint: 'complete' };
+    },
+  }),
+  // Every checkpoint claims complete, even with a reader holding the WAL.
+  'checkpoint-always-complete': (j) => ({
+    sessionSweep(p) {
+      return { ...j.sessionSweep(p), checkpoint: 'complete' };
+    },
+    checkpoint() {
+      j.checkpoint();
+      return { checkpoint: 'complete' };
+    },
+  }),
+  // Seeded legacy rows are also copied into a side table that is never cleared.
+  'keeps-legacy-copy': (j, ctx) => ({
+    seed(p) {
+      const out = j.seed(p);
+      ctx.db().exec('CREATE TABLE IF NOT EXISTS legacy_copy (result_json TEXT)');
+      for (const r of p.rows) ctx.db().prepare('INSERT INTO legacy_copy VALUES (?)').run(r.resultJson);
+      return out;
+    },
+  }),
+  // Raw arguments are kept for debugging.
+  'stores-raw-args': (j, ctx) => ({
+    prepare(p) {
+      const v = j.prepare(p);
+      ctx.db().exec('CREATE TABLE IF NOT EXISTS debug_args (args TEXT)');
+      ctx.db().prepare('INSERT INTO debug_args VALUES (?)').run(JSON.stringify(p.args));
+      return v;
+    },
+  }),
+  // The join ignores the transcript's turn status: an errored or aborted turn counts as completed.
+  'join-ignores-status': (j) => ({
+    sessionRead(p) {
+      return j.sessionRead({ ...p, transcript: p.transcript.map((t) => ({ ...t, status: 'completed' })) });
+    },
+  }),
+  // The join only looks at the latest transcript turn (a completed-turn window instead of all history).
+  'join-latest-turn-only': (j) => ({
+    sessionRead(p) {
+      return j.sessionRead({ ...p, transcript: p.transcript.slice(-1) });
+    },
+  }),
+  // The join trusts the first match: duplicate ids and mismatched names pass as attributed.
+  'lenient-attribution': (j, ctx) => ({
+    sessionRead(p) {
+      const seen = new Set();
+      const transcript = p.transcript.map((t) => ({
+        ...t,
+        calls: t.calls.filter((c) => !seen.has(c.callId) && seen.add(c.callId)).map((c) => {
+          const row = ctx.rows().find((r) => r.call_id === c.callId);
+          return row ? { ...c, toolName: row.tool_id } : c;
+        }),
+      }));
+      return j.sessionRead({ ...p, transcript });
+    },
+  }),
+  // Committed-incomplete and legacy disclosures are dropped; only unresolved rows are shown.
+  'drops-committed-disclosures': (j) => ({
+    sessionRead(p) {
+      const out = j.sessionRead(p);
+      return { ...out, disclosures: out.disclosures.filter((d) => d.reason === 'unresolved') };
+    },
+  }),
+  // The disclosure read deletes the committed rows it reports ("read once").
+  'read-consumes-rows': (j, ctx) => ({
+    sessionRead(p) {
+      ctx.db().prepare(`DELETE FROM run_effects WHERE scope_kind = 'session' AND session_id = ? AND state = 'committed'`).run(p.sessionId);
+      return j.sessionRead(p);
+    },
+  }),
+};
+
+/** The adapter: the reference journal with the defect named by `--impl-option defect=…`. */
+export function createJournal(options) {
+  const name = options.options.defect;
+  const defect = DEFECTS[name];
+  if (!defect) throw new JournalError('unsupported', `unknown defect ${JSON.stringify(name)}; known: ${Object.keys(DEFECTS).join(', ')}`);
+  const silence = new Set();
+  let db = null;
+  let path = null;
+  const ctx = {
+    silence,
+    faults: new Set(),
+    crashpoint: (point) => options.crashpoint(point),
+    db: () => (db ??= openSide(path)),
+    rows: () => ctx.db().prepare('SELECT * FROM run_effects').all(),
+  };
+  const reference = createReferenceJournal({
+    crashpoint: (point) => (silence.has(point) ? undefined : options.crashpoint(point)),
+    options: options.options,
+    tierMode: options.options.tierMode ?? 'reconciling',
+  });
+  const overrides = defect(reference, ctx);
+  const journal = Object.create(null);
+  for (const key of ['open', 'close', 'prepare', 'settle', 'gate', 'reconcile', 'resolve', 'runTerminal', 'sessionRead', 'sessionSweep', 'checkpoint', 'listEffects', 'files', 'fault', 'seed']) {
+    journal[key] = overrides[key] ?? ((p) => reference[key](p));
+  }
+  const open = journal.open;
+  journal.open = (p) => {
+    const out = open(p);
+    path = out.files[0];
+    return out;
+  };
+  const close = journal.close;
+  journal.close = () => {
+    db?.close();
+    db = null;
+    return close();
+  };
+  return Object.assign(journal, { name: `broken:${name}`, version: reference.version, capabilities: reference.capabilities });
+}
+
+function openSide(path) {
+  const db = new Database(path);
+  db.pragma('busy_timeout = 5000');
+  return db;
+}
