@@ -2,6 +2,7 @@
 // The `ejc` command line: dispatches to a command and turns every outcome into a documented exit code.
 import { readFileSync } from 'node:fs';
 import { EjcError } from '../harness/errors.js';
+import { installSignalCleanup } from '../harness/driver/registry.js';
 import { closestIds } from '../harness/select-scenarios.js';
 import { explainCommand, listCommand } from './cmd-catalog.js';
 import { mergeCommand } from './cmd-merge.js';
@@ -72,4 +73,6 @@ function packageVersion(): string {
   return pkg.version;
 }
 
+// Ctrl-C must never leave a driver group or a trial directory behind.
+installSignalCleanup();
 process.exitCode = await main(process.argv.slice(2));

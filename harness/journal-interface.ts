@@ -33,6 +33,14 @@ export interface EffectJournal {
   files(): MaybePromise<OpResult<'files'>>;
   fault(params: OpParams<'fault'>): MaybePromise<void>;
   seed(params: OpParams<'seed'>): MaybePromise<OpResult<'seed'>>;
+  /** KXM operations, present when `capabilities.kxm` is true (see spec kxm-effects-and-recovery). */
+  'kxm.declare'?(params: OpParams<'kxm.declare'>): MaybePromise<OpResult<'kxm.declare'>>;
+  'kxm.dispatch'?(params: OpParams<'kxm.dispatch'>): MaybePromise<OpResult<'kxm.dispatch'>>;
+  'kxm.complete'?(params: OpParams<'kxm.complete'>): MaybePromise<OpResult<'kxm.complete'>>;
+  'kxm.recover'?(params: OpParams<'kxm.recover'>): MaybePromise<OpResult<'kxm.recover'>>;
+  'kxm.resolve'?(params: OpParams<'kxm.resolve'>): MaybePromise<OpResult<'kxm.resolve'>>;
+  'kxm.cancel'?(params: OpParams<'kxm.cancel'>): MaybePromise<OpResult<'kxm.cancel'>>;
+  'kxm.list'?(params: OpParams<'kxm.list'>): MaybePromise<OpResult<'kxm.list'>>;
 }
 
 /** What an adapter module must export (named `createJournal`, or as its default export). */

@@ -51,6 +51,8 @@ export async function runConformance(options: RunOptions): Promise<Report> {
   const spawnLaunch = resolveForSpawn(options.launch);
   const hello = await probe(spawnLaunch, options.timeoutMs);
   const results: ScenarioResult[] = [];
+  // Each pack section maps scenario id to that scenario's contribution, so shards hold disjoint keys.
+  const sections: Record<string, Record<string, unknown>> = {};
   for (const [i, scenario] of selected.entries()) {
     options.onProgress?.({ kind: 'scenario-start', index: i + 1, total: selected.length, id: scenario.id });
     const result = await runScenario(scenario, {
@@ -62,6 +64,9 @@ export async function runConformance(options: RunOptions): Promise<Report> {
       expectedFailure: options.expectFailures.has(scenario.id),
       reproduce: reproduceCommand(options, scenario.id),
       onKept: (id, dir) => options.onProgress?.({ kind: 'kept', id, dir }),
+      onSection: (name, id, value) => {
+        (sections[name] ??= {})[id] = value;
+      },
     });
     results.push(result);
     options.onProgress?.({ kind: 'scenario-end', index: i + 1, total: selected.length, id: scenario.id, verdict: result.verdict, durationMs: result.durationMs });
@@ -81,8 +86,8 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     summary,
     counts: sumCounts(results.flatMap((r) => r.trials)),
     scenarios: results,
-    sections: {},
-    reproduce: { run: `npx ejc ${options.argv.join(' ')}`.trim(), verify: 'npx ejc verify report.json' },
+    sections,
+    reproduce: { run: ['npx ejc', ...options.argv.map(shellQuote)].join(' ').trim(), verify: 'npx ejc verify report.json' },
     boundary: claimBoundary(),
   });
 }
@@ -96,14 +101,15 @@ export function referenceAdapterPath(): string {
   return found;
 }
 
-function resolveForSpawn(launch: Launch): Launch {
+/** The launch as it is spawned: the reference alias and relative module paths made absolute. */
+export function resolveForSpawn(launch: Launch): Launch {
   if (launch.kind !== 'module') return launch;
   const module = launch.module === REFERENCE_MODULE ? referenceAdapterPath() : resolve(process.cwd(), launch.module);
   return { ...launch, module };
 }
 
-// One throwaway driver to learn the capabilities; a broken adapter fails here, before any trial.
-async function probe(launch: Launch, timeoutMs: number): Promise<HelloResult> {
+/** One throwaway driver to learn the capabilities; a broken adapter fails here, before any trial. */
+export async function probe(launch: Launch, timeoutMs: number): Promise<HelloResult> {
   const dir = await createTrialDir('ejc-probe');
   try {
     const handle = await startDriver(launch, { label: 'probe', cwd: dir.path, timeoutMs });
@@ -114,7 +120,8 @@ async function probe(launch: Launch, timeoutMs: number): Promise<HelloResult> {
   }
 }
 
-function reproduceCommand(options: RunOptions, id: string): string {
+/** The exact command that re-runs one scenario with the same implementation and seed. */
+export function reproduceCommand(options: Pick<RunOptions, 'launch' | 'seed'>, id: string): string {
   const impl = options.launch.kind === 'command' ? `--cmd ${shellQuote(options.launch.command)}` : options.launch.module === REFERENCE_MODULE ? '' : `--impl ${shellQuote(options.launch.module)}`;
   const implOptions = options.launch.kind === 'module' ? Object.entries(options.launch.options).map(([k, v]) => `--impl-option ${shellQuote(`${k}=${v}`)}`) : [];
   return ['npx ejc run', impl, ...implOptions, `--scenario ${shellQuote(id)}`, `--seed ${options.seed}`, '--keep-failed'].filter((p) => p !== '').join(' ');

@@ -20,6 +20,8 @@ export interface ScenarioRunOptions {
   readonly reproduce: string;
   /** Told where a kept trial directory is. */
   readonly onKept?: (scenarioId: string, dir: string) => void;
+  /** Told of each report section the trial contributed (see TrialContext.sections). */
+  readonly onSection?: (name: string, scenarioId: string, value: unknown) => void;
 }
 
 /** Runs a scenario (or records why it is not applicable) and returns its result with full evidence. */
@@ -53,6 +55,7 @@ async function runTrial(scenario: Scenario, options: ScenarioRunOptions): Promis
     if (clean) await t.closeAll();
     else await t.killAll();
   }
+  for (const [name, value] of Object.entries(t.sections)) options.onSection?.(name, scenario.id, value);
   const world = t.world.counts();
   const trial: Trial = {
     id: t.id,

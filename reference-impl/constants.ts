@@ -16,6 +16,9 @@ export const CRASH_POINTS = [
   'session-sweep.between-chunks',
   'session-sweep.after-commit',
   'checkpoint.before',
+  'kxm.declare.after-commit',
+  'kxm.dispatch.after-commit',
+  'kxm.complete.before-commit',
 ] as const;
 export type CrashPoint = (typeof CRASH_POINTS)[number];
 

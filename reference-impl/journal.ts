@@ -15,6 +15,10 @@ import { createSchema } from './schema.js';
 import { readSession } from './session-read.js';
 import { sweepSession } from './session-sweep.js';
 import { settleEffect } from './settle.js';
+import { kxmComplete, kxmDeclare, kxmDispatch } from './kxm-dispatch.js';
+import { kxmRecover } from './kxm-recover.js';
+import { kxmCancel, kxmList, kxmResolve } from './kxm-resolve.js';
+import { createKxmSchema } from './kxm-schema.js';
 import { openConnection } from './sqlite.js';
 
 export type ReferenceJournalOptions = JournalFactoryOptions & { tierMode?: TierMode; faultsAllowed?: boolean };
@@ -37,6 +41,7 @@ export class ReferenceJournal implements EffectJournal {
       sessions: true,
       seeding: true,
       outerTransactionProbe: true,
+      kxm: true,
     };
   }
 
@@ -47,6 +52,7 @@ export class ReferenceJournal implements EffectJournal {
       const db = openConnection(path);
       try {
         createSchema(db);
+        createKxmSchema(db);
         clearLegacySessionResults(db);
       } catch (error) {
         db.close();
@@ -133,6 +139,34 @@ export class ReferenceJournal implements EffectJournal {
 
   seed(params: OpParams<'seed'>): OpResult<'seed'> {
     return guard(() => ({ effectIds: seedRows(this.open_().db, params.rows, new Date().toISOString()) }));
+  }
+
+  'kxm.declare'(params: OpParams<'kxm.declare'>): OpResult<'kxm.declare'> {
+    return guard(() => kxmDeclare(this.open_(), params));
+  }
+
+  'kxm.dispatch'(params: OpParams<'kxm.dispatch'>): OpResult<'kxm.dispatch'> {
+    return guard(() => kxmDispatch(this.open_(), params));
+  }
+
+  'kxm.complete'(params: OpParams<'kxm.complete'>): OpResult<'kxm.complete'> {
+    return guard(() => kxmComplete(this.open_(), params));
+  }
+
+  'kxm.recover'(params: OpParams<'kxm.recover'>): OpResult<'kxm.recover'> {
+    return guard(() => kxmRecover(this.open_(), params));
+  }
+
+  'kxm.resolve'(params: OpParams<'kxm.resolve'>): OpResult<'kxm.resolve'> {
+    return guard(() => kxmResolve(this.open_(), params));
+  }
+
+  'kxm.cancel'(params: OpParams<'kxm.cancel'>): OpResult<'kxm.cancel'> {
+    return guard(() => kxmCancel(this.open_(), params));
+  }
+
+  'kxm.list'(params: OpParams<'kxm.list'>): OpResult<'kxm.list'> {
+    return guard(() => kxmList(this.open_(), params));
   }
 
   private open_(): JournalContext {

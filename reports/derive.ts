@@ -22,6 +22,8 @@ export function inconclusiveCause(trial: TrialEvidence): string | null {
   }
   if (trial.violations.length > 0) return `protocol violation: ${trial.violations[0]!.message}`;
   if (trial.inconclusiveReason !== null) return trial.inconclusiveReason;
+  // A trial that checked nothing proves nothing: it can never count as passed.
+  if (trial.assertions.length === 0) return 'the trial checked no assertion';
   return null;
 }
 

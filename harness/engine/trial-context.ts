@@ -33,6 +33,8 @@ export class TrialContext {
   readonly assertions: Assertion[] = [];
   readonly kills: Kill[] = [];
   readonly tally = { replays: 0, refusals: 0, disclosures: 0, bytesScanned: 0, canaryHits: 0, restarts: 0 };
+  /** Report sections this trial contributes (`sections[name][scenarioId]`); values must be JSON and deterministic per seed. */
+  readonly sections: Record<string, unknown> = {};
   plannedKills = 0;
   effectsBefore: EffectRow[] | null = null;
   effectsAfter: EffectRow[] | null = null;

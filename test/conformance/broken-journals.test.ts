@@ -1,0 +1,42 @@
+// Proof that the scenarios bite: every deliberately broken journal fails a scenario, and every scenario catches one.
+import { afterAll, describe, expect, it } from 'vitest';
+import { fileURLToPath } from 'node:url';
+import { runConformance } from '../../harness/run-conformance.js';
+import { listScenarios } from '../../scenarios/catalog.js';
+import { DEFECT_TARGETS } from './defect-targets.js';
+
+const BROKEN = fileURLToPath(new URL('../broken/broken-journal.mjs', import.meta.url));
+const caughtBy = new Map<string, string[]>();
+
+describe('deliberately broken journals', () => {
+  for (const target of DEFECT_TARGETS) {
+    it(`${target.defect} is caught`, async () => {
+      const report = await runConformance({
+        launch: { kind: 'module', module: BROKEN, options: { defect: target.defect, ...(target.options ?? {}) } },
+        scenarioPatterns: [...target.scenarios],
+        tags: [],
+        seed: 1,
+        shard: null,
+        expectFailures: new Set(),
+        keep: 'none',
+        timeoutMs: 10_000,
+        argv: ['run'],
+      });
+      const failed = report.scenarios.filter((s) => s.verdict === 'failed').map((s) => s.id);
+      for (const id of failed) caughtBy.set(id, [...(caughtBy.get(id) ?? []), target.defect]);
+      // A defect must show up as a failure, not hide as inconclusive: the evidence has to be a broken assertion.
+      expect(failed, `no targeted scenario failed for ${target.defect}: ${JSON.stringify(report.scenarios.map((s) => [s.id, s.verdict, s.reason]))}`).not.toEqual([]);
+      expect(report.verdict).toBe('nonconformant');
+    });
+  }
+
+  afterAll(() => {
+    // Printed so a reader sees which defect proves which scenario.
+    for (const [id, defects] of [...caughtBy].sort()) process.stdout.write(`${id} ← ${defects.join(', ')}\n`);
+  });
+
+  it('every scenario fails against at least one broken journal', () => {
+    const uncaught = listScenarios().map((s) => s.id).filter((id) => !caughtBy.has(id));
+    expect(uncaught).toEqual([]);
+  });
+});

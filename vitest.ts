@@ -1,0 +1,90 @@
+// Public entry `effect-journal-conformance/vitest`: registers the scenario matrix as vitest tests for one journal.
+import { beforeAll, describe, it } from 'vitest';
+import { probe, reproduceCommand, resolveForSpawn, defaultLaunch } from './harness/run-conformance.js';
+import { runScenario } from './harness/run-scenario.js';
+import { selectScenarios } from './harness/select-scenarios.js';
+import { allScenarios } from './scenarios/catalog.js';
+import type { HelloResult } from './harness/protocol/schemas.js';
+import type { Launch, ScenarioResult } from './reports/schema.js';
+
+export interface ConformanceSuiteOptions {
+  /** Path of a JavaScript adapter module exporting `createJournal` (relative to the working directory). */
+  readonly impl?: string;
+  /** A command speaking the wire protocol, e.g. `python3 journal.py`. */
+  readonly cmd?: string;
+  /** `--impl-option` pairs for the adapter. */
+  readonly implOptions?: Readonly<Record<string, string>>;
+  /** Scenario id globs (default: all) and tags (default: all). */
+  readonly scenarios?: readonly string[];
+  readonly tags?: readonly string[];
+  /** Scenario ids your journal is known to fail; they pass while failing and fail once they pass. */
+  readonly expectFailures?: readonly string[];
+  readonly seed?: number;
+  /** Per-operation timeout in milliseconds. */
+  readonly timeoutMs?: number;
+  /** The describe block's name. */
+  readonly name?: string;
+}
+
+/** Thrown inside a vitest test when a scenario does not pass; its message is the whole diagnosis. */
+export class ConformanceFailure extends Error {
+  readonly code = 'conformance_failure';
+  constructor(readonly result: ScenarioResult) {
+    super(describeFailure(result));
+    this.name = 'ConformanceFailure';
+  }
+}
+
+/** Registers one vitest test per selected scenario against the given journal (default: the reference journal). */
+export function conformanceSuite(options: ConformanceSuiteOptions = {}): void {
+  const launch = launchOf(options);
+  const seed = options.seed ?? 1;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const expected = new Set(options.expectFailures ?? []);
+  const selected = selectScenarios(allScenarios(), [...(options.scenarios ?? [])], [...(options.tags ?? [])], null);
+  describe(options.name ?? `effect journal conformance (${describeLaunch(launch)})`, () => {
+    let hello: HelloResult | null = null;
+    beforeAll(async () => {
+      hello = await probe(resolveForSpawn(launch), timeoutMs);
+    }, 60_000);
+    for (const scenario of selected) {
+      it(scenario.id, async (ctx) => {
+        if (!hello) throw new Error('the implementation did not answer hello (see the beforeAll error)');
+        const result = await runScenario(scenario, {
+          launch: resolveForSpawn(launch),
+          seed,
+          timeoutMs,
+          keep: 'failed',
+          capabilities: hello.capabilities,
+          expectedFailure: expected.has(scenario.id),
+          reproduce: reproduceCommand({ launch, seed }, scenario.id),
+        });
+        if (result.verdict === 'not_applicable') return ctx.skip(result.reason ?? 'not applicable');
+        if (result.verdict !== 'passed' && result.verdict !== 'expected_failure') throw new ConformanceFailure(result);
+      }, timeoutMs * 20);
+    }
+  });
+}
+
+function launchOf(options: ConformanceSuiteOptions): Launch {
+  if (options.impl && options.cmd) throw new Error('conformanceSuite: give impl or cmd, not both');
+  if (options.cmd) return { kind: 'command', command: options.cmd };
+  if (options.impl) return { kind: 'module', module: options.impl, options: { ...(options.implOptions ?? {}) } };
+  return defaultLaunch({ ...(options.implOptions ?? {}) });
+}
+
+function describeLaunch(launch: Launch): string {
+  return launch.kind === 'command' ? launch.command : launch.module;
+}
+
+function describeFailure(result: ScenarioResult): string {
+  const lines = [`${result.id} ${result.verdict}: ${result.reason ?? ''}`.trim()];
+  for (const trial of result.trials) {
+    for (const a of trial.assertions.filter((x) => !x.passed)) {
+      lines.push(`  ✗ ${a.name}`, `      expected: ${JSON.stringify(a.expected)}`, `      actual:   ${JSON.stringify(a.actual)}`);
+    }
+    if (trial.stderrTail.length > 0) lines.push('  implementation stderr (tail):', ...trial.stderrTail.slice(-8).map((l) => `    ${l}`));
+  }
+  lines.push(`  reproduce: ${result.reproduce}`);
+  return lines.join('\n');
+}
