@@ -13,6 +13,9 @@ export function trialVerdict(trial: TrialEvidence): TrialVerdict {
 
 /** Why a trial cannot count as evidence either way, or null when it can. */
 export function inconclusiveCause(trial: TrialEvidence): string | null {
+  // The most specific cause first: a violation or a named failure explains a missing kill, not the reverse.
+  if (trial.violations.length > 0) return `protocol violation: ${trial.violations[0]!.message}`;
+  if (trial.inconclusiveReason !== null) return trial.inconclusiveReason;
   if (trial.plannedKills > trial.kills.length) {
     return `planned ${trial.plannedKills} kill(s) but recorded ${trial.kills.length}`;
   }
@@ -20,8 +23,6 @@ export function inconclusiveCause(trial: TrialEvidence): string | null {
   if (notKilled !== undefined) {
     return `the driver at ${notKilled.point} ended with ${notKilled.signal ?? 'no signal'}, not SIGKILL`;
   }
-  if (trial.violations.length > 0) return `protocol violation: ${trial.violations[0]!.message}`;
-  if (trial.inconclusiveReason !== null) return trial.inconclusiveReason;
   // A trial that checked nothing proves nothing: it can never count as passed.
   if (trial.assertions.length === 0) return 'the trial checked no assertion';
   return null;

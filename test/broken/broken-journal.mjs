@@ -4,6 +4,7 @@
 import Database from 'better-sqlite3';
 import { createReferenceJournal } from '../../dist/reference-impl/index.js';
 import { JournalError } from '../../dist/harness/journal-interface.js';
+import { writeSync } from 'node:fs';
 
 export const DEFECTS = {
   // Acknowledges the settle, writes it later: a kill after the ack loses the commit.
@@ -323,10 +324,38 @@ export const DEFECTS = {
   }),
 };
 
+/** Implementations that misbehave as processes: the harness must call these trials inconclusive, never passed. */
+export const MISBEHAVIOURS = {
+  // The process exits by itself in the middle of a settle.
+  'exits-during-settle': () => ({
+    settle() {
+      process.exit(0);
+    },
+  }),
+  // The gate never answers.
+  'hangs-during-gate': () => ({
+    gate() {
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
+    },
+  }),
+  // The prepare answers with a line that is not JSON.
+  'garbage-during-prepare': (j) => ({
+    prepare(p) {
+      writeSync(1, 'this is not json\n');
+      return j.prepare(p);
+    },
+  }),
+  // Claims its crash points in hello but never stops at them.
+  'never-announces-crash-points': (j, ctx) => {
+    ctx.silenceAll = true;
+    return {};
+  },
+};
+
 /** The adapter: the reference journal with the defect named by `--impl-option defect=…`. */
 export function createJournal(options) {
   const name = options.options.defect;
-  const defect = DEFECTS[name];
+  const defect = DEFECTS[name] ?? MISBEHAVIOURS[name];
   if (!defect) throw new JournalError('unsupported', `unknown defect ${JSON.stringify(name)}; known: ${Object.keys(DEFECTS).join(', ')}`);
   const silence = new Set();
   let db = null;
@@ -339,7 +368,7 @@ export function createJournal(options) {
     rows: () => ctx.db().prepare('SELECT * FROM run_effects').all(),
   };
   const reference = createReferenceJournal({
-    crashpoint: (point) => (silence.has(point) ? undefined : options.crashpoint(point)),
+    crashpoint: (point) => (ctx.silenceAll || silence.has(point) ? undefined : options.crashpoint(point)),
     options: options.options,
     tierMode: options.options.tierMode ?? 'reconciling',
   });
