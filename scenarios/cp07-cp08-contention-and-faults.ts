@@ -1,6 +1,6 @@
 // Crash points 7 and 8: two processes preparing one identity, and a settle write that fails.
 import { defineScenario, type Scenario } from './define.js';
-import { defaultCall, isUnresolved, nodeRows, singleNodeRun, snapshotAfter, snapshotBefore } from './support.js';
+import { defaultPrepare, isUnresolved, nodeRows, singleNodeRun, snapshotAfter, snapshotBefore } from './support.js';
 import { resumeRun, startRun } from '../harness/engine/run-engine.js';
 import type { OpParams } from '../harness/protocol/schemas.js';
 import type { TrialContext } from '../harness/engine/trial-context.js';
@@ -90,15 +90,5 @@ export const cp07cp08: Scenario[] = [
 ];
 
 function prepareParams(t: TrialContext): OpParams<'prepare'> {
-  const call = defaultCall();
-  return {
-    correlation: { kind: 'run', runId: t.rng.id('run'), nodeId: 'node-a', attempt: 1 },
-    slot: call.slot,
-    toolId: call.toolId,
-    tier: call.tier,
-    args: call.args,
-    secretArgKeys: [...call.secretArgKeys],
-    outputMappingConfig: { field: 'tail', bound: 48 },
-    audit: { providerAttempt: 1, callId: t.rng.id('call'), ownerId: 'engine', generation: 0 },
-  };
+  return defaultPrepare(t, t.rng.id('run'), 'node-a');
 }

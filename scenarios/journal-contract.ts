@@ -1,6 +1,6 @@
 // Contract points observed outside a crash: exact scope matching, settle errors, and operator resolution (§4, §6, §8).
 import { defineScenario, type Scenario } from './define.js';
-import { defaultCall, nodeRows, rows, snapshotAfter, snapshotBefore } from './support.js';
+import { defaultCall, defaultPrepare, nodeRows, rows, snapshotAfter, snapshotBefore } from './support.js';
 import { resumeRun, startRun } from '../harness/engine/run-engine.js';
 import type { JournalClient } from '../harness/engine/journal-client.js';
 import type { TrialContext } from '../harness/engine/trial-context.js';
@@ -110,7 +110,7 @@ export const journalContract: Scenario[] = [
         const gate = await client.op('gate', { scope: { kind: 'run', runId, nodeId }, attempt: 1 });
         t.expect(`gate of ${nodeId} after resolution`, 'pass', gate.decision);
       }
-      const again = await client.op('prepare', prepareParams(t, runId, 'nb'));
+      const again = await client.op('prepare', defaultPrepare(t, runId, 'nb'));
       t.expect('prepare of the discarded node', 'proceed', again.verdict);
       if (again.verdict === 'proceed') await client.op('settle', { effectId: again.effectId, state: 'committed', result: null });
       const refused = await client.try('resolve', { effectId: again.verdict === 'proceed' ? again.effectId : b, decision: 'accepted', actor: 'x' });
@@ -121,22 +121,8 @@ export const journalContract: Scenario[] = [
   }),
 ];
 
-function prepareParams(t: TrialContext, runId: string, nodeId: string) {
-  const call = defaultCall();
-  return {
-    correlation: { kind: 'run' as const, runId, nodeId, attempt: 1 },
-    slot: 0,
-    toolId: call.toolId,
-    tier: call.tier,
-    args: call.args,
-    secretArgKeys: [...call.secretArgKeys],
-    outputMappingConfig: { field: 'tail', bound: 48 },
-    audit: { providerAttempt: 1, callId: t.rng.id('call'), ownerId: 'engine', generation: 0 },
-  };
-}
-
 async function prepareUnresolved(t: TrialContext, client: JournalClient, runId: string, nodeId: string): Promise<string> {
-  const verdict = await client.op('prepare', prepareParams(t, runId, nodeId));
+  const verdict = await client.op('prepare', defaultPrepare(t, runId, nodeId));
   if (verdict.verdict !== 'proceed') throw new Error(`setup prepare for ${runId}/${nodeId} did not proceed`);
   return verdict.effectId;
 }

@@ -1,5 +1,5 @@
 // Shared building blocks for scenarios: the default run, crash phases, row lookups and byte scans.
-import type { EffectRow } from '../harness/protocol/schemas.js';
+import type { EffectRow, OpParams } from '../harness/protocol/schemas.js';
 import type { TrialContext } from '../harness/engine/trial-context.js';
 import type { JournalClient } from '../harness/engine/journal-client.js';
 import type { CrashPlan } from '../harness/engine/crash-plan.js';
@@ -77,4 +77,19 @@ export async function snapshotBefore(t: TrialContext, client: JournalClient): Pr
 export async function snapshotAfter(t: TrialContext, client: JournalClient): Promise<EffectRow[]> {
   t.effectsAfter = await rows(client);
   return t.effectsAfter;
+}
+
+/** The prepare the engine would send for the default call at slot 0 of a run node. */
+export function defaultPrepare(t: TrialContext, runId: string, nodeId: string): OpParams<'prepare'> {
+  const call = defaultCall();
+  return {
+    correlation: { kind: 'run', runId, nodeId, attempt: 1 },
+    slot: call.slot,
+    toolId: call.toolId,
+    tier: call.tier,
+    args: call.args,
+    secretArgKeys: [...call.secretArgKeys],
+    outputMappingConfig: { ...DEFAULT_MAPPING },
+    audit: { providerAttempt: 1, callId: t.rng.id('call'), ownerId: 'engine', generation: 0 },
+  };
 }
