@@ -27,6 +27,8 @@ export class JournalClient {
   constructor(
     readonly handle: DriverHandle,
     private readonly trial: TrialContext,
+    /** The journal directory this driver opened: a kill here makes the next driver on it a restart. */
+    readonly journalDir: string,
   ) {}
 
   get label(): string {

@@ -42,6 +42,7 @@ export class TrialContext {
   readonly #launch: Launch;
   readonly #timeoutMs: number;
   readonly #drivers = new Set<DriverHandle>();
+  readonly #awaitingRestart = new Set<string>();
   readonly #stderr: string[] = [];
   #plan: CrashPlan | null = null;
   #pointHits = 0;
@@ -61,22 +62,23 @@ export class TrialContext {
   }
 
   /** Starts a fresh driver on the trial directory and opens the journal there; after a kill it counts as a restart. */
-  async driver(label = 'primary'): Promise<JournalClient> {
+  async driver(label = 'primary', options: { journalDir?: string; launch?: Launch } = {}): Promise<JournalClient> {
     this.#driverCount += 1;
-    if (this.kills.length > 0 && label !== 'rival') {
+    const journalDir = options.journalDir ?? join(this.dir, 'journal');
+    // One restart per kill: the first driver started on the directory a killed driver left behind.
+    if (this.#awaitingRestart.delete(journalDir)) {
       this.tally.restarts += 1;
       this.world.nextGeneration();
     }
-    const handle = await startDriver(this.#launch, {
+    const handle = await startDriver(options.launch ?? this.#launch, {
       label: `${label}#${this.#driverCount}`,
       cwd: this.dir,
       timeoutMs: this.#timeoutMs,
       stderrFile: join(this.dir, `driver-${this.#driverCount}.stderr.log`),
     });
     this.#drivers.add(handle);
-    const client = new JournalClient(handle, this);
+    const client = new JournalClient(handle, this, journalDir);
     // Every announced point is armed, so a plan made mid-phase can still stop there.
-    const journalDir = join(this.dir, 'journal');
     mkdirSync(journalDir, { recursive: true });
     await client.op('open', { dir: journalDir, armedCrashPoints: handle.hello.capabilities.crashPoints });
     return client;
@@ -129,8 +131,14 @@ export class TrialContext {
   async kill(client: JournalClient, point: string): Promise<void> {
     const seq = client.handle.seq;
     const exit = await client.handle.kill();
+    this.recordKill(client, { planned: point, point, seq, signal: exit.signal, driver: client.label });
+  }
+
+  /** Records a kill that already happened (e.g. delivered by strace at a syscall) as evidence. */
+  recordKill(client: JournalClient, kill: Kill): void {
     this.#drivers.delete(client.handle);
-    this.kills.push({ planned: point, point, seq, signal: exit.signal, driver: client.label });
+    this.#awaitingRestart.add(client.journalDir);
+    this.kills.push(kill);
   }
 
   /** Records an assertion by deep equality. */
@@ -142,6 +150,11 @@ export class TrialContext {
   check(name: string, expected: unknown, actual: unknown, passed: boolean): boolean {
     this.assertions.push({ name, expected: jsonSafe(expected), actual: jsonSafe(actual), passed });
     return passed;
+  }
+
+  /** How the implementation under test is started (absolute paths). */
+  get launch(): Launch {
+    return this.#launch;
   }
 
   /** The hello of the implementation under test. */

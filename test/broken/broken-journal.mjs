@@ -7,6 +7,107 @@ import { JournalError } from '../../dist/harness/journal-interface.js';
 import { writeSync } from 'node:fs';
 
 export const DEFECTS = {
+  // KXM: the class the tool's own metadata declares is trusted over the registry's.
+  'kxm-trusts-declared-class': (j) => ({
+    'kxm.declare'(p) {
+      if (!p.declaredClass) return j['kxm.declare'](p);
+      const tools = { ...p.registry.tools, [p.toolId]: { class: p.declaredClass, receiptQuery: 'tool-metadata' } };
+      return j['kxm.declare']({ ...p, registry: { ...p.registry, tools } });
+    },
+  }),
+  // KXM: an intent without a dispatch mark is treated as uncertain instead of provably never started.
+  'kxm-blocks-never-started': (j, ctx) => ({
+    'kxm.recover'(p) {
+      const r = j['kxm.recover'](p);
+      if (r.decision !== 'start_planned_attempt') return r;
+      ctx.db().prepare(`UPDATE kxm_effects SET state = 'blocked_uncertain', blocked_reason = 'lost acknowledgement' WHERE id = ?`).run(Number(p.effectId));
+      return { ...r, decision: 'blocked_uncertain', state: 'blocked_uncertain' };
+    },
+  }),
+  // KXM: a found receipt is not recorded; the action is repeated.
+  'kxm-repeats-after-receipt': (j) => ({
+    'kxm.recover'(p) {
+      const receipt = p.observation.receipt.kind === 'found' ? { kind: 'absent' } : p.observation.receipt;
+      return j['kxm.recover']({ ...p, observation: { ...p.observation, receipt } });
+    },
+  }),
+  // KXM: the retry after proven absence uses a fresh idempotency key instead of the deterministic one.
+  'kxm-retry-new-key': (j) => ({
+    'kxm.recover'(p) {
+      const r = j['kxm.recover'](p);
+      return r.decision === 'retry_same_key' ? { ...r, idempotencyKey: `${r.idempotencyKey}-retry` } : r;
+    },
+  }),
+  // KXM: an unavailable or ambiguous receipt query is read as proven absence, so the action is retried.
+  'kxm-retries-on-ambiguous-query': (j) => ({
+    'kxm.recover'(p) {
+      const kind = p.observation.receipt.kind;
+      const receipt = kind === 'unavailable' || kind === 'ambiguous' ? { kind: 'absent' } : p.observation.receipt;
+      return j['kxm.recover']({ ...p, observation: { ...p.observation, receipt } });
+    },
+  }),
+  // KXM: a replacement process is mistaken for the old one and the old attempt is reattached.
+  'kxm-reattaches-replaced': (j) => ({
+    'kxm.recover'(p) {
+      const process = p.observation.process === 'replacement_exists' ? 'alive_same' : p.observation.process;
+      return j['kxm.recover']({ ...p, observation: { ...p.observation, process } });
+    },
+  }),
+  // KXM: a resolution is applied whatever evidence (or lack of it) came with it.
+  'kxm-resolves-without-evidence': (j, ctx) => ({
+    'kxm.resolve'(p) {
+      const current = ctx.db().prepare('SELECT attempt_id FROM kxm_effects WHERE id = ?').get(Number(p.effectId))?.attempt_id;
+      const newAttemptId = p.evidence.newAttemptId && p.evidence.newAttemptId !== current ? p.evidence.newAttemptId : `${current}-operator`;
+      const evidence = {
+        receiptId: p.evidence.receiptId ?? 'assumed',
+        receiptAuthoritative: true,
+        postconditionVerified: true,
+        negativeQueryAuthoritative: true,
+        compensationReceiptId: p.evidence.compensationReceiptId ?? 'assumed',
+        workflowAuthorized: true,
+        newAttemptId,
+      };
+      return j['kxm.resolve']({ ...p, reason: p.reason || 'operator', evidence });
+    },
+  }),
+  // KXM: cancel marks the run cancelled even while an effect is unresolved.
+  'kxm-cancels-with-unresolved': (j, ctx) => ({
+    'kxm.cancel'(p) {
+      const r = j['kxm.cancel'](p);
+      if (r.state === 'cancelled') return r;
+      ctx.db().prepare(`UPDATE kxm_runs SET state = 'cancelled' WHERE run_id = ?`).run(p.runId);
+      return { ...r, state: 'cancelled', unresolvedEffectIds: [] };
+    },
+  }),
+  // KXM: never-started intents count as unresolved, so such a run can never be cancelled.
+  'kxm-cancel-blocks-on-intents': (j, ctx) => ({
+    'kxm.cancel'(p) {
+      const intents = ctx.db().prepare(`SELECT id FROM kxm_effects WHERE run_id = ? AND state = 'intent'`).all(p.runId).map((r) => String(r.id));
+      const r = j['kxm.cancel'](p);
+      if (intents.length === 0) return r;
+      ctx.db().prepare(`UPDATE kxm_runs SET state = 'blocked_uncertain' WHERE run_id = ?`).run(p.runId);
+      return { ...r, state: 'blocked_uncertain', unresolvedEffectIds: [...r.unresolvedEffectIds, ...intents] };
+    },
+  }),
+  // KXM: the lease is checked neither at dispatch nor at recovery.
+  'kxm-ignores-lease-expiry': (j) => ({
+    'kxm.dispatch'(p) {
+      return j['kxm.dispatch']({ ...p, now: -1 });
+    },
+    'kxm.recover'(p) {
+      return j['kxm.recover']({ ...p, now: -1 });
+    },
+  }),
+  // KXM: a lease that expired after dispatch is assumed to have rolled the action back; it starts again under a new lease.
+  'kxm-assumes-rollback-on-lease-expiry': (j, ctx) => ({
+    'kxm.recover'(p) {
+      const row = ctx.db().prepare('SELECT state, lease_expires_at FROM kxm_effects WHERE id = ?').get(Number(p.effectId));
+      if (row && row.state === 'dispatched' && row.lease_expires_at !== null && p.now >= row.lease_expires_at) {
+        ctx.db().prepare(`UPDATE kxm_effects SET state = 'intent', lease_expires_at = NULL WHERE id = ?`).run(Number(p.effectId));
+      }
+      return j['kxm.recover'](p);
+    },
+  }),
   // Acknowledges the settle, writes it later: a kill after the ack loses the commit.
   'ack-settle-before-durable': (j) => ({
     settle(p) {
@@ -273,6 +374,25 @@ export const DEFECTS = {
       return out;
     },
   }),
+  // The prepare commits its row first and its idempotency key in a second transaction: a torn prepare.
+  'torn-prepare': (j, ctx) => ({
+    prepare(p) {
+      const v = j.prepare(p);
+      if (v.verdict !== 'proceed') return v;
+      ctx.db().prepare('UPDATE run_effects SET idempotency_key = NULL WHERE id = ?').run(Number(v.effectId));
+      ctx.db().prepare('UPDATE run_effects SET idempotency_key = ? WHERE id = ?').run(v.idempotencyKey, Number(v.effectId));
+      return v;
+    },
+  }),
+  // The settle commits the state first and the result in a second transaction: a torn settle.
+  'torn-settle': (j, ctx) => ({
+    settle(p) {
+      if (p.state !== 'committed' || !p.result) return j.settle(p);
+      const out = j.settle({ ...p, result: null });
+      ctx.db().prepare('UPDATE run_effects SET result_json = ? WHERE id = ?').run(JSON.stringify(p.result), Number(p.effectId));
+      return out;
+    },
+  }),
   // Raw arguments are kept for debugging.
   'stores-raw-args': (j, ctx) => ({
     prepare(p) {
@@ -320,6 +440,28 @@ export const DEFECTS = {
     sessionRead(p) {
       ctx.db().prepare(`DELETE FROM run_effects WHERE scope_kind = 'session' AND session_id = ? AND state = 'committed'`).run(p.sessionId);
       return j.sessionRead(p);
+    },
+  }),
+  // S8e: a prepare of a committed identity forgets the record and proceeds under a fresh key, so an idempotent replay writes again.
+  'replay-proceeds-fresh-key': (j, ctx) => ({
+    prepare(p) {
+      const v = j.prepare(p);
+      if (v.verdict !== 'replay') return v;
+      ctx.db().prepare('DELETE FROM run_effects WHERE id = ?').run(Number(v.effectId));
+      return j.prepare(p);
+    },
+  }),
+  // S8e: the gate hands back a rotated idempotency key, so a tier-1 retry is not deduplicated by the target.
+  'retry-key-rotates': (j) => ({
+    gate(p) {
+      const d = j.gate(p);
+      return { ...d, effects: d.effects.map((e) => (e.action === 'retry_with_key' && e.idempotencyKey ? { ...e, idempotencyKey: `${e.idempotencyKey}-rotated` } : e)) };
+    },
+  }),
+  // S8e: an ambiguous settle is recorded as a commit without a result: the unknown is no longer visible as unknown.
+  'ambiguous-settles-committed': (j) => ({
+    settle(p) {
+      return p.state === 'ambiguous' ? j.settle({ effectId: p.effectId, state: 'committed', result: null }) : j.settle(p);
     },
   }),
 };
@@ -375,6 +517,9 @@ export function createJournal(options) {
   const overrides = defect(reference, ctx);
   const journal = Object.create(null);
   for (const key of ['open', 'close', 'prepare', 'settle', 'gate', 'reconcile', 'resolve', 'runTerminal', 'sessionRead', 'sessionSweep', 'checkpoint', 'listEffects', 'files', 'fault', 'seed']) {
+    journal[key] = overrides[key] ?? ((p) => reference[key](p));
+  }
+  for (const key of ['kxm.declare', 'kxm.dispatch', 'kxm.complete', 'kxm.recover', 'kxm.resolve', 'kxm.cancel', 'kxm.list']) {
     journal[key] = overrides[key] ?? ((p) => reference[key](p));
   }
   const open = journal.open;

@@ -8,6 +8,17 @@ export interface DefectTarget {
 }
 
 export const DEFECT_TARGETS: readonly DefectTarget[] = [
+  { defect: 'kxm-trusts-declared-class', scenarios: ['kxm.registry.downgrade-refused', 'kxm.registry.unknown-tool'] },
+  { defect: 'kxm-blocks-never-started', scenarios: ['kxm.recovery.never-started'] },
+  { defect: 'kxm-repeats-after-receipt', scenarios: ['kxm.recovery.receipt-found', 'kxm.lease.expired-after-dispatch'] },
+  { defect: 'kxm-retry-new-key', scenarios: ['kxm.recovery.receipt-absent'] },
+  { defect: 'kxm-retries-on-ambiguous-query', scenarios: ['kxm.recovery.query-unavailable', 'kxm.recovery.query-ambiguous'] },
+  { defect: 'kxm-reattaches-replaced', scenarios: ['kxm.recovery.replacement-exists'] },
+  { defect: 'kxm-resolves-without-evidence', scenarios: ['kxm.resolution.mark-completed', 'kxm.resolution.confirm-absent-retry', 'kxm.resolution.compensate-retry', 'kxm.resolution.mark-failed'] },
+  { defect: 'kxm-cancels-with-unresolved', scenarios: ['kxm.cancel.unresolved-remains'] },
+  { defect: 'kxm-cancel-blocks-on-intents', scenarios: ['kxm.cancel.no-unresolved'] },
+  { defect: 'kxm-ignores-lease-expiry', scenarios: ['kxm.lease.expired-before-dispatch'] },
+  { defect: 'kxm-assumes-rollback-on-lease-expiry', scenarios: ['kxm.lease.expired-after-dispatch'] },
   { defect: 'ack-settle-before-durable', scenarios: ['cp04.after-settle', 'cp05.after-tool-result'] },
   { defect: 'prepare-commits-before-announcing', scenarios: ['cp01.prepare-before-commit'] },
   { defect: 'gate-only-unresolved', scenarios: ['cp04.after-settle.result-not-retained'] },
@@ -38,10 +49,15 @@ export const DEFECT_TARGETS: readonly DefectTarget[] = [
   { defect: 'skips-wal-checkpoint', scenarios: ['secrets.sweep-erases-result-bytes'] },
   { defect: 'checkpoint-always-complete', scenarios: ['secrets.blocked-reader-defers-then-completes'] },
   { defect: 'keeps-legacy-copy', scenarios: ['secrets.legacy-result-cleared-on-open'] },
+  { defect: 'torn-prepare', scenarios: ['sweep.prepare.every-write'] },
+  { defect: 'torn-settle', scenarios: ['sweep.settle.every-write'] },
   { defect: 'stores-raw-args', scenarios: ['secrets.args-never-on-disk'] },
   { defect: 'join-ignores-status', scenarios: ['session.errored-turn', 'session.aborted-turn', 'session.read-failure-keeps-evidence', 'session.notice-failure-keeps-evidence'] },
   { defect: 'join-latest-turn-only', scenarios: ['session.compacted-history-join', 'session.empty-final-turn'] },
   { defect: 'lenient-attribution', scenarios: ['session.duplicate-call-id', 'session.name-mismatch'] },
   { defect: 'drops-committed-disclosures', scenarios: ['session.legacy-placeholder', 'cp10.session.disclose-once'] },
   { defect: 'read-consumes-rows', scenarios: ['session.read-failure-keeps-evidence', 'session.notice-failure-keeps-evidence'] },
+  { defect: 'replay-proceeds-fresh-key', scenarios: ['s8e.batch', 's8e.kill.after-prepare', 's8e.kill.after-dispatch', 's8e.kill.after-settle', 's8e.kill.after-tool-result'] },
+  { defect: 'retry-key-rotates', scenarios: ['s8e.batch', 's8e.kill.after-prepare', 's8e.kill.after-dispatch', 's8e.kill.after-settle', 's8e.kill.after-tool-result'] },
+  { defect: 'ambiguous-settles-committed', scenarios: ['s8e.batch', 's8e.kill.after-prepare', 's8e.kill.after-dispatch', 's8e.kill.after-settle', 's8e.kill.after-tool-result'] },
 ];

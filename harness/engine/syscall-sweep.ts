@@ -1,0 +1,66 @@
+// Kills at every durable write: strace records the write/fsync syscalls of one operation, then SIGKILLs a fresh driver at each.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import type { Launch } from '../../reports/schema.js';
+import { hostScriptPath } from '../driver/launch.js';
+import { EjcError } from '../errors.js';
+
+/** The syscalls that make bytes durable in a file: positioned writes and syncs (plain write() is also the pipe's, so it is left out). */
+export const DURABLE_SYSCALLS = ['pwrite64', 'pwritev', 'pwritev2', 'fsync', 'fdatasync'] as const;
+
+export interface SyscallEvent {
+  readonly syscall: string;
+  /** 1-based invocation number of this syscall in its tracee, as strace's `when=` counts it. */
+  readonly invocation: number;
+}
+
+/** Whether strace can trace here (installed and ptrace permitted); the answer is cached. */
+export function straceAvailable(): boolean {
+  if (cached === null) {
+    try {
+      execFileSync('strace', ['-qq', '-o', '/dev/null', '-e', 'trace=none', 'true'], { stdio: 'ignore', timeout: 10_000 });
+      cached = true;
+    } catch {
+      cached = false;
+    }
+  }
+  return cached;
+}
+let cached: boolean | null = null;
+
+/** The same implementation started under strace: tracing durable syscalls to a log, or SIGKILLing it at one invocation. */
+export function underStrace(launch: Launch, mode: { log: string } | { kill: SyscallEvent }): Launch {
+  const trace = `trace=${DURABLE_SYSCALLS.join(',')}`;
+  const strace = ['strace', '-f', '-qq', '-e', trace];
+  if ('log' in mode) strace.push('-o', mode.log);
+  else strace.push('-o', '/dev/null', '-e', `inject=${mode.kill.syscall}:signal=KILL:when=${mode.kill.invocation}`);
+  // exec: strace leads the driver's process group and re-raises the tracee's SIGKILL as its own death.
+  return { kind: 'command', command: ['exec', ...strace, '--', ...innerCommand(launch)].map(quote).join(' ') };
+}
+
+/** Parses a strace log into per-tracee invocation-numbered events, in the order they happened. */
+export function parseStraceLog(path: string): SyscallEvent[] {
+  const counters = new Map<string, number>();
+  const events: SyscallEvent[] = [];
+  for (const line of readFileSync(path, 'utf8').split('\n')) {
+    const m = /^(\d+)\s+([a-z0-9_]+)\(/.exec(line);
+    if (!m) continue;
+    const key = `${m[1]}:${m[2]}`;
+    const invocation = (counters.get(key) ?? 0) + 1;
+    counters.set(key, invocation);
+    events.push({ syscall: m[2]!, invocation });
+  }
+  return events;
+}
+
+function innerCommand(launch: Launch): string[] {
+  if (launch.kind === 'command') return ['/bin/sh', '-c', launch.command];
+  const args = [process.execPath, hostScriptPath(), '--module', launch.module];
+  for (const [k, v] of Object.entries(launch.options)) args.push('--option', `${k}=${v}`);
+  if (!launch.module.startsWith('/')) throw new EjcError('internal', `underStrace needs an absolute module path, got ${launch.module}`);
+  return args;
+}
+
+function quote(s: string): string {
+  return /^[A-Za-z0-9_./:=@%+,-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
