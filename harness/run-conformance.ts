@@ -4,7 +4,6 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import { startDriver } from './driver/start-driver.js';
-import { createTrialDir } from './trial-dir.js';
 import { EjcError } from './errors.js';
 import { selectScenarios } from './select-scenarios.js';
 import { runScenario } from './run-scenario.js';
@@ -110,14 +109,9 @@ export function resolveForSpawn(launch: Launch): Launch {
 
 /** One throwaway driver to learn the capabilities; a broken adapter fails here, before any trial. */
 export async function probe(launch: Launch, timeoutMs: number): Promise<HelloResult> {
-  const dir = await createTrialDir('ejc-probe');
-  try {
-    const handle = await startDriver(launch, { label: 'probe', cwd: dir.path, timeoutMs });
-    await handle.close();
-    return handle.hello;
-  } finally {
-    await dir.cleanup();
-  }
+  const handle = await startDriver(launch, { label: 'probe', cwd: process.cwd(), timeoutMs });
+  await handle.close();
+  return handle.hello;
 }
 
 /** The exact command that re-runs one scenario with the same implementation and seed. */

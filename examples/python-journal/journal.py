@@ -1,22 +1,26 @@
 #!/usr/bin/env python3
 """An effect journal on Python's standard sqlite3, speaking the ejc wire protocol on stdin/stdout.
 
-Run it under the harness:  ejc run --cmd "python3 examples/python-journal/journal.py"
+Run it under the harness (an absolute path: drivers start inside each trial directory):
+  ejc run --cmd "python3 $PWD/examples/python-journal/journal.py"
 Flags: --tier-mode conservative|reconciling (default conservative).
 """
 import argparse
 import datetime
-import json
 import os
 import sys
 import traceback
 
-from errors import JournalError
-import ops
-import resolution
-import sessions
-import store
-import validate
+# Importing the sibling modules must not leave __pycache__ directories in the tree.
+sys.dont_write_bytecode = True
+
+from errors import JournalError  # noqa: E402
+from protocol import fail as _fail, log as _log, ok as _ok, serve  # noqa: E402
+import ops  # noqa: E402
+import resolution  # noqa: E402
+import sessions  # noqa: E402
+import store  # noqa: E402
+import validate  # noqa: E402
 
 NAME = 'ejc-python-journal'
 VERSION = '0.1.0'
@@ -31,25 +35,8 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description='ejc effect journal on sqlite3 (wire protocol on stdin/stdout)')
     parser.add_argument('--tier-mode', choices=('conservative', 'reconciling'), default='conservative')
     args = parser.parse_args(argv)
-    serve(Journal(args.tier_mode), sys.stdin.buffer, sys.stdout)
+    serve(Journal(args.tier_mode), sys.stdin.buffer, sys.stdout, OPERATIONS)
     return 0
-
-
-# The protocol loop: one request at a time, one response each; bad lines are logged, never fatal.
-def serve(journal, stdin, stdout):
-    validators = validate.validators()
-    for raw in iter(stdin.readline, b''):
-        message = _parse_line(raw)
-        if message is None:
-            continue
-        request_id, op, params = message
-        if op not in OPERATIONS:
-            answer = _fail('unsupported', f'invalid request: op: unknown operation {op!r}')
-        else:
-            answer = journal.dispatch(op, params, validators.get(op))
-        stdout.write(json.dumps({'type': 'response', 'id': request_id, **answer}, separators=(',', ':')) + '\n')
-        stdout.flush()
-    journal.close_quietly()
 
 
 class Context:
@@ -212,49 +199,6 @@ def _blocked_reader(path):
         conn.close()
         raise
     return conn
-
-
-# One stdin line as (id, op, params), or None for a line that is not an answerable request.
-def _parse_line(raw):
-    try:
-        line = raw.decode('utf-8').rstrip('\n').rstrip('\r')
-    except UnicodeDecodeError:
-        _log('ignoring a line that is not UTF-8')
-        return None
-    if line.strip() == '':
-        return None
-    try:
-        message = json.loads(line, parse_constant=_reject_constant)
-    except (ValueError, RecursionError):
-        _log(f'ignoring an invalid JSON line: {line[:200]}')
-        return None
-    if not isinstance(message, dict) or message.get('type') != 'request':
-        what = 'a resume while not blocked at a crash point' if isinstance(message, dict) and message.get('type') == 'resume' else 'a line that is not a request'
-        _log(f'ignoring {what}: {line[:200]}')
-        return None
-    try:
-        request_id = validate.integer(message.get('id'), 'id', 1)
-    except validate.Invalid:
-        _log(f'ignoring a request without a valid id: {line[:200]}')
-        return None
-    return request_id, message.get('op'), message.get('params')
-
-
-def _reject_constant(name):
-    raise ValueError(f'{name} is not JSON')
-
-
-def _ok(result):
-    return {'ok': True, 'result': result}
-
-
-def _fail(code, message):
-    return {'ok': False, 'error': {'code': code, 'message': message}}
-
-
-def _log(text):
-    sys.stderr.write(f'ejc-python-journal: {text}\n')
-    sys.stderr.flush()
 
 
 if __name__ == '__main__':

@@ -72,7 +72,8 @@ export class TrialContext {
     }
     const handle = await startDriver(options.launch ?? this.#launch, {
       label: `${label}#${this.#driverCount}`,
-      cwd: this.dir,
+      // The invoking directory, so `--cmd "python3 journal.py"` means what it says; the journal gets its directory in `open`.
+      cwd: process.cwd(),
       timeoutMs: this.#timeoutMs,
       stderrFile: join(this.dir, `driver-${this.#driverCount}.stderr.log`),
     });
