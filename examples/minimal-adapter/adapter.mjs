@@ -1,7 +1,7 @@
 // A minimal ejc adapter: the EffectJournal interface over a journal you already have.
 // Here "your journal" is the reference journal from the installed package, so the example stays
 // correct; replace `createReferenceJournal` with your own journal and keep the shape.
-import { createReferenceJournal } from 'effect-journal-conformance';
+import { createReferenceJournal, JournalError } from 'effect-journal-conformance';
 
 // What this adapter claims. The harness runs only scenarios whose needs are announced here; the
 // others are reported "not applicable" (never passed). Claim only what you really support.
@@ -28,7 +28,8 @@ export function createJournal({ crashpoint, options }) {
     version: '0.1.0',
     capabilities: CAPABILITIES,
     // Every method may return a value or a promise. A refusal is thrown as an error with a `code`
-    // (a JournalError, or any Error whose `code` is a JournalErrorCode); the host answers it.
+    // (a JournalError: an Error named 'JournalError' whose `code` is a JournalErrorCode, see
+    // docs/protocol.md); the host turns it into an error response and keeps serving.
     open: (p) => journal.open(p),
     close: () => journal.close(),
     prepare: (p) => journal.prepare(p),
@@ -43,11 +44,11 @@ export function createJournal({ crashpoint, options }) {
     listEffects: () => journal.listEffects(),
     files: () => journal.files(),
     fault: (p) => {
-      if (!CAPABILITIES.faults.includes(p.fault)) throw Object.assign(new Error(`fault ${p.fault} is not supported`), { code: 'unsupported' });
+      if (!CAPABILITIES.faults.includes(p.fault)) throw new JournalError('unsupported', `fault ${p.fault} is not supported`);
       return journal.fault(p);
     },
     seed: () => {
-      throw Object.assign(new Error('this journal cannot plant legacy rows'), { code: 'seed_unsupported' });
+      throw new JournalError('seed_unsupported', 'this journal cannot plant legacy rows');
     },
   };
 }
