@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { EjcError } from '../harness/errors.js';
 import { toJUnit } from '../reports/junit.js';
 import { mergeReports } from '../reports/merge.js';
+import '../reports/pack-sections.js';
 import { readReport } from '../reports/read-report.js';
 import { writeFileAtomic, writeReportFile } from '../reports/write-report.js';
 import { flag, parseCommand, stringValue } from './args.js';

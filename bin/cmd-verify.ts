@@ -4,6 +4,7 @@ import { EjcError } from '../harness/errors.js';
 import { readReportJson } from '../reports/read-report.js';
 import { Report } from '../reports/schema.js';
 import { verifyReport } from '../reports/verify.js';
+import '../reports/pack-sections.js';
 import { flag, parseCommand } from './args.js';
 import { EXIT } from './exit-codes.js';
 import { helpText } from './help.js';

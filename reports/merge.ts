@@ -100,10 +100,18 @@ function mergeSections(shards: Report[]): Report['sections'] {
   for (const r of shards) {
     for (const [name, section] of Object.entries(r.sections)) {
       if (!merged.has(name)) merged.set(name, section);
-      else if (canonicalJson(merged.get(name)) !== canonicalJson(section)) {
+      else if (disjointObjects(merged.get(name), section)) {
+        // Sections keyed by scenario id (as run-conformance collects them): each shard holds its own scenarios.
+        merged.set(name, { ...(merged.get(name) as object), ...(section as object) });
+      } else if (canonicalJson(merged.get(name)) !== canonicalJson(section)) {
         throw new EjcError('usage', `cannot merge: section ${name} differs between shards`);
       }
     }
   }
   return Object.fromEntries(merged);
+}
+
+function disjointObjects(a: unknown, b: unknown): boolean {
+  const isPlain = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+  return isPlain(a) && isPlain(b) && Object.keys(b).every((k) => !Object.hasOwn(a, k));
 }

@@ -1,6 +1,7 @@
 // The shape of a scenario: metadata for listing and reports, the capabilities it needs, and its trial.
 import type { Capabilities } from '../harness/protocol/schemas.js';
 import type { TrialContext } from '../harness/engine/trial-context.js';
+import { straceAvailable } from '../harness/engine/syscall-sweep.js';
 
 /** A capability a scenario needs from the implementation's `hello`. */
 export type Need =
@@ -9,6 +10,8 @@ export type Need =
   | 'outerTransactionProbe'
   | 'tierMode:reconciling'
   | 'tierMode:conservative'
+  | 'kxm'
+  | 'harness:strace'
   | `point:${string}`
   | `fault:${string}`;
 
@@ -36,6 +39,8 @@ export function missingNeed(needs: readonly Need[], caps: Capabilities): string 
     if (need === 'sessions' && !caps.sessions) return 'sessions';
     if (need === 'seeding' && !caps.seeding) return 'seeding (fixture rows)';
     if (need === 'outerTransactionProbe' && !caps.outerTransactionProbe) return 'outerTransactionProbe';
+    if (need === 'kxm' && caps.kxm !== true) return 'kxm (effect classes and recovery operations)';
+    if (need === 'harness:strace' && !straceAvailable()) return 'strace on the harness machine (with ptrace permitted)';
     if (need.startsWith('tierMode:') && caps.tierMode !== need.slice('tierMode:'.length)) return `${need} (implementation is ${caps.tierMode})`;
     if (need.startsWith('point:') && !caps.crashPoints.includes(need.slice('point:'.length))) return `announced crash point ${need.slice(6)}`;
     if (need.startsWith('fault:') && !(caps.faults as string[]).includes(need.slice('fault:'.length))) return `injectable fault ${need.slice(6)}`;

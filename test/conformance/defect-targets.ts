@@ -58,6 +58,6 @@ export const DEFECT_TARGETS: readonly DefectTarget[] = [
   { defect: 'drops-committed-disclosures', scenarios: ['session.legacy-placeholder', 'cp10.session.disclose-once'] },
   { defect: 'read-consumes-rows', scenarios: ['session.read-failure-keeps-evidence', 'session.notice-failure-keeps-evidence'] },
   { defect: 'replay-proceeds-fresh-key', scenarios: ['s8e.batch', 's8e.kill.after-prepare', 's8e.kill.after-dispatch', 's8e.kill.after-settle', 's8e.kill.after-tool-result'] },
-  { defect: 'retry-key-rotates', scenarios: ['s8e.batch', 's8e.kill.after-prepare', 's8e.kill.after-dispatch', 's8e.kill.after-settle', 's8e.kill.after-tool-result'] },
-  { defect: 'ambiguous-settles-committed', scenarios: ['s8e.batch', 's8e.kill.after-prepare', 's8e.kill.after-dispatch', 's8e.kill.after-settle', 's8e.kill.after-tool-result'] },
+  { defect: 'retry-key-rotates', scenarios: ['s8e.batch', 's8e.kill.after-dispatch'] },
+  { defect: 'ambiguous-settles-committed', scenarios: ['s8e.batch', 's8e.kill.after-settle'] },
 ];

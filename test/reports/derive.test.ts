@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { reportVerdict, scenarioVerdict, sumCounts, summarize, trialVerdict } from '../../reports/derive.js';
+import { inconclusiveCause, reportVerdict, scenarioVerdict, sumCounts, summarize, trialVerdict } from '../../reports/derive.js';
 import { zeroCounts } from '../../reports/schema.js';
 import { trial } from './fixture.js';
 
@@ -8,8 +8,11 @@ const killed = { planned: 'p', point: 'p', seq: 1, signal: 'SIGKILL', driver: 'd
 
 describe('derive', () => {
   it('derives trial verdicts, inconclusive before failed', () => {
-    const base = { plannedKills: 1, kills: [killed], violations: [], inconclusiveReason: null, assertions: [] };
+    const pass = { ...fail, passed: true };
+    const base = { plannedKills: 1, kills: [killed], violations: [], inconclusiveReason: null, assertions: [pass] };
     expect(trialVerdict(base)).toBe('passed');
+    // A trial that checked nothing proves nothing.
+    expect(trialVerdict({ ...base, assertions: [] })).toBe('inconclusive');
     expect(trialVerdict({ ...base, assertions: [fail] })).toBe('failed');
     expect(trialVerdict({ ...base, kills: [], assertions: [fail] })).toBe('inconclusive');
     expect(trialVerdict({ ...base, kills: [{ ...killed, signal: null }] })).toBe('inconclusive');
@@ -17,6 +20,8 @@ describe('derive', () => {
     expect(trialVerdict({ ...base, violations: [{ op: 'prepare', field: 'verdict', message: 'bad' }] })).toBe('inconclusive');
     expect(trialVerdict({ ...base, inconclusiveReason: 'timeout' })).toBe('inconclusive');
     expect(trialVerdict({ ...base, plannedKills: 0, kills: [] })).toBe('passed');
+    // The most specific cause wins: a named reason explains a missing kill.
+    expect(inconclusiveCause({ ...base, kills: [], inconclusiveReason: 'operation_timeout: gate' })).toBe('operation_timeout: gate');
   });
 
   it('derives scenario verdicts with expected failures', () => {
