@@ -1,5 +1,5 @@
 // The engine's own durable event log (tool-result, node:completed, run terminals, session notices).
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { JsonlLog } from '../jsonl-log.js';
 
 export type EngineEvent =
   | { type: 'node:started'; runId: string; nodeId: string; attempt: number }
@@ -11,24 +11,8 @@ export type EngineEvent =
   | { type: 'session:turn'; sessionId: string; turn: number; status: string; compacted: boolean; calls: Array<{ callId: string; toolName: string }> }
   | { type: 'session:notice'; sessionId: string; resume: number; disclosures: Array<{ address: string; reason: string }> };
 
-/** Append-only JSONL log; each append is one write so a reader never sees half an event. */
-export class EventLog {
-  constructor(readonly path: string) {}
-
-  /** Appends one event durably (the harness is never the process that is killed). */
-  append(event: EngineEvent): void {
-    appendFileSync(this.path, `${JSON.stringify(event)}\n`);
-  }
-
-  /** Every event so far, in order. */
-  read(): EngineEvent[] {
-    if (!existsSync(this.path)) return [];
-    return readFileSync(this.path, 'utf8')
-      .split('\n')
-      .filter((l) => l.length > 0)
-      .map((l) => JSON.parse(l) as EngineEvent);
-  }
-
+/** The engine's event log. */
+export class EventLog extends JsonlLog<EngineEvent> {
   /** Events of one type, narrowed. */
   ofType<T extends EngineEvent['type']>(type: T): Array<Extract<EngineEvent, { type: T }>> {
     return this.read().filter((e): e is Extract<EngineEvent, { type: T }> => e.type === type);

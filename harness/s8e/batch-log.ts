@@ -1,5 +1,5 @@
 // The coordinator's own durable log: outcomes, dispatches and resolutions survive a kill of the journal's driver.
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { JsonlLog } from '../jsonl-log.js';
 import type { ActionOutcome, UnknownResolution } from './types.js';
 
 export type BatchEvent =
@@ -7,24 +7,8 @@ export type BatchEvent =
   | { readonly type: 'dispatch'; readonly index: number; readonly phase: 'batch' | 'recovery' | 'readback' }
   | { readonly type: 'resolution'; readonly resolution: UnknownResolution };
 
-/** Append-only JSONL; one write per event so a reader never sees half an event. */
-export class BatchLog {
-  constructor(readonly path: string) {}
-
-  /** Appends one event durably. */
-  append(event: BatchEvent): void {
-    appendFileSync(this.path, `${JSON.stringify(event)}\n`);
-  }
-
-  /** Every event so far, in order. */
-  read(): BatchEvent[] {
-    if (!existsSync(this.path)) return [];
-    return readFileSync(this.path, 'utf8')
-      .split('\n')
-      .filter((l) => l.length > 0)
-      .map((l) => JSON.parse(l) as BatchEvent);
-  }
-
+/** The coordinator's log, with the folds recovery needs. */
+export class BatchLog extends JsonlLog<BatchEvent> {
   /** Recorded outcomes by action index. */
   outcomes(): Map<number, ActionOutcome> {
     const out = new Map<number, ActionOutcome>();
