@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { verifyReport } from '../../reports/verify.js';
 import type { Report } from '../../reports/schema.js';
+import { defaultLaunch, runConformance } from '../../harness/run-conformance.js';
 
 const DIR = new URL('../../reports/witnesses/', import.meta.url);
 const files = readdirSync(DIR).filter((f) => f.endsWith('.json'));
@@ -30,5 +31,21 @@ describe('committed witness artifacts', () => {
     const digit = text[at]!;
     const tampered = `${text.slice(0, at)}${digit === '9' ? '8' : String(Number(digit) + 1)}${text.slice(at + 1)}`;
     expect(verifyReport(JSON.parse(tampered)).ok).toBe(false);
+  });
+
+  it('the reference witness still describes this code: a fresh run with its seed has the same outcome digest (npm run witness regenerates it)', async () => {
+    const witness = JSON.parse(readFileSync(new URL('reference-journal.seed-1.json', DIR), 'utf8')) as Report;
+    const fresh = await runConformance({
+      launch: defaultLaunch(),
+      scenarioPatterns: [],
+      tags: [],
+      seed: witness.seed,
+      shard: null,
+      expectFailures: new Set(),
+      keep: 'none',
+      timeoutMs: 30_000,
+      argv: ['run'],
+    });
+    expect(fresh.outcomeDigest).toBe(witness.outcomeDigest);
   });
 });
