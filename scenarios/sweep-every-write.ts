@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { defineScenario, type Scenario } from './define.js';
 import { defaultPrepare, isUnresolved, nodeRows, rows } from './support.js';
-import { parseStraceLog, underStrace, type SyscallEvent } from '../harness/engine/syscall-sweep.js';
+import { parseStraceLog, traceeKilled, underStrace, type SyscallEvent } from '../harness/engine/syscall-sweep.js';
 import { DEFAULT_MAPPING, deriveProjections } from '../harness/engine/projections.js';
 import type { TrialContext } from '../harness/engine/trial-context.js';
 import type { JournalClient } from '../harness/engine/journal-client.js';
@@ -40,8 +40,9 @@ function sweepScenario(op: Op): Scenario {
         const dir = join(t.dir, `point-${i + 1}`);
         t.plannedKills += 1;
         const label = `${event.syscall}#${event.invocation}`;
-        const victim = await t.driver('victim', { journalDir: dir, launch: underStrace(t.launch, { kill: event }) });
-        if (!(await diesInside(t, victim, op, prepare, result, label))) continue;
+        const log = join(t.dir, `point-${i + 1}.strace`);
+        const victim = await t.driver('victim', { journalDir: dir, launch: underStrace(t.launch, { log, kill: event }) });
+        if (!(await diesInside(t, victim, op, prepare, result, label, log))) continue;
         const after = await t.driver('primary', { journalDir: dir });
         if (op === 'prepare') await checkAfterPrepareKill(t, after, prepare, label);
         else await checkAfterSettleKill(t, after, prepare, result, label);
@@ -69,7 +70,7 @@ async function calibrate(t: TrialContext, op: Op, prepare: OpParams<'prepare'>, 
 }
 
 // Replays the sequence on the victim; true when it died by SIGKILL inside the op (recorded as a kill).
-async function diesInside(t: TrialContext, victim: JournalClient, op: Op, prepare: OpParams<'prepare'>, result: RecordedResult, label: string): Promise<boolean> {
+async function diesInside(t: TrialContext, victim: JournalClient, op: Op, prepare: OpParams<'prepare'>, result: RecordedResult, label: string, log: string): Promise<boolean> {
   let reachedOp = op === 'prepare';
   try {
     const verdict = await victim.op('prepare', prepare);
@@ -78,9 +79,11 @@ async function diesInside(t: TrialContext, victim: JournalClient, op: Op, prepar
       await victim.op('settle', { effectId: verdict.effectId, state: 'committed', result });
     }
   } catch {
-    const exit = await victim.handle.exited;
-    if (reachedOp && exit.signal === 'SIGKILL') {
-      t.recordKill(victim, { planned: `syscall:${label}`, point: `syscall:${label}`, seq: victim.handle.seq, signal: exit.signal, driver: victim.label });
+    // A wrapper (a shell, a version shim) may outlive the tracee and exit 137: strace's log is the evidence.
+    const exit = await victim.handle.kill();
+    const signal = exit.signal === 'SIGKILL' || traceeKilled(log) ? 'SIGKILL' : exit.signal;
+    if (reachedOp && signal === 'SIGKILL') {
+      t.recordKill(victim, { planned: `syscall:${label}`, point: `syscall:${label}`, seq: victim.handle.seq, signal, driver: victim.label });
       return true;
     }
   }

@@ -29,13 +29,17 @@ export function straceAvailable(): boolean {
 let cached: boolean | null = null;
 
 /** The same implementation started under strace: tracing durable syscalls to a log, or SIGKILLing it at one invocation. */
-export function underStrace(launch: Launch, mode: { log: string } | { kill: SyscallEvent }): Launch {
+export function underStrace(launch: Launch, mode: { log: string; kill?: SyscallEvent }): Launch {
   const trace = `trace=${DURABLE_SYSCALLS.join(',')}`;
-  const strace = ['strace', '-f', '-qq', '-e', trace];
-  if ('log' in mode) strace.push('-o', mode.log);
-  else strace.push('-o', '/dev/null', '-e', `inject=${mode.kill.syscall}:signal=KILL:when=${mode.kill.invocation}`);
+  const strace = ['strace', '-f', '-qq', '-e', trace, '-o', mode.log];
+  if (mode.kill) strace.push('-e', `inject=${mode.kill.syscall}:signal=KILL:when=${mode.kill.invocation}`);
   // exec: strace leads the driver's process group and re-raises the tracee's SIGKILL as its own death.
   return { kind: 'command', command: ['exec', ...strace, '--', ...innerCommand(launch)].map(quote).join(' ') };
+}
+
+/** Whether the strace log shows a tracee killed by SIGKILL: the evidence when a wrapper (a shell, a version shim) outlives it. */
+export function traceeKilled(path: string): boolean {
+  return readFileSync(path, 'utf8').includes('+++ killed by SIGKILL +++');
 }
 
 /** Parses a strace log into per-tracee invocation-numbered events, in the order they happened. */

@@ -20,6 +20,8 @@ const APPLICABLE = [
   'cp08.settle-write-fails',
   'cp10.session.disclose-once',
   'secrets.args-never-on-disk',
+  // Without announced crash points, the strace sweep is what kills it inside its own operations.
+  'sweep.settle.every-write',
 ];
 // Each needs an internal crash point the Python journal does not announce.
 const NEEDS_CRASH_POINT = ['cp01.prepare-before-commit', 'cp07.concurrent-prepare.killed-holder', 'cp11.session-sweep.kill-between-chunks'];
