@@ -4,7 +4,7 @@ import type { OpParams, OpResult } from '../harness/protocol/schemas.js';
 import type { JournalContext } from './context.js';
 import { effectiveClass, idempotencyKey } from './kxm-classes.js';
 import { requireKxmRow, runRecord, toKxmEffect, type KxmRowRecord } from './kxm-schema.js';
-import { isUniqueViolation, stmt, writeTransaction } from './sqlite.js';
+import { isUniqueViolation, stmt, writeTransaction, type Db } from './sqlite.js';
 
 /** Records a dispatch intent under the registry's class; refused once the run's cancellation was requested. */
 export function kxmDeclare(ctx: JournalContext, p: OpParams<'kxm.declare'>): OpResult<'kxm.declare'> {
@@ -50,15 +50,15 @@ export function kxmDeclare(ctx: JournalContext, p: OpParams<'kxm.declare'>): OpR
   return { verdict: 'recorded', effect: toKxmEffect(db, requireKxmRow(db, String(id))) };
 }
 
-/** Marks the effect dispatched just before the engine starts it; an expired lease or a cancelled run leaves it unstarted. */
+/** Marks the effect dispatched just before the engine starts it; an expired or fenced lease or a cancelled run leaves it unstarted. */
 export function kxmDispatch(ctx: JournalContext, p: OpParams<'kxm.dispatch'>): OpResult<'kxm.dispatch'> {
   const { db } = ctx;
   const result = writeTransaction(db, () => {
     const row = requireKxmRow(db, p.effectId);
     if (row.state !== 'intent') throw new JournalError('kxm_invalid', `effect ${p.effectId} is ${row.state}, not an undispatched intent`);
     if (row.attempt_id !== p.attemptId) throw new JournalError('kxm_invalid', `effect ${p.effectId} plans attempt ${row.attempt_id}, not ${p.attemptId}`);
-    const reason = runRecord(db, row.run_id).cancelRequested ? 'run_cancelled' : leaseExpired(row, p.now) ? 'lease_expired' : null;
-    const state = reason === 'run_cancelled' ? 'cancelled' : reason === 'lease_expired' ? 'not_started' : 'dispatched';
+    const reason = runRecord(db, row.run_id).cancelRequested ? 'run_cancelled' : leaseRefusal(db, row, p.now);
+    const state = reason === 'run_cancelled' ? 'cancelled' : reason === null ? 'dispatched' : 'not_started';
     stmt(db, 'UPDATE kxm_effects SET state = ? WHERE id = ?').run(state, row.id);
     return { effectId: p.effectId, started: reason === null, reason, state, idempotencyKey: row.idempotency_key } as const;
   });
@@ -82,4 +82,18 @@ export function kxmComplete(ctx: JournalContext, p: OpParams<'kxm.complete'>): O
 /** The lease fence: an operation whose lease ran out before dispatch must not start. */
 export function leaseExpired(row: KxmRowRecord, now: number): boolean {
   return row.lease_expires_at !== null && now >= row.lease_expires_at;
+}
+
+/** Why the lease forbids starting this intent now, or null when it does not (or the effect holds no lease). */
+export function leaseRefusal(db: Db, row: KxmRowRecord, now: number): 'lease_expired' | 'lease_fenced' | null {
+  if (leaseExpired(row, now)) return 'lease_expired';
+  return leaseFenced(db, row) ? 'lease_fenced' : null;
+}
+
+/** True when the journal has seen the same lease under a higher fencing token: it was re-granted, this holder is stale. */
+export function leaseFenced(db: Db, row: KxmRowRecord): boolean {
+  if (row.lease_id === null || row.fencing_token === null) return false;
+  // The journal is the fenced resource: the highest token any intent recorded for the lease is the current grant.
+  const top = stmt(db, 'SELECT max(fencing_token) AS top FROM kxm_effects WHERE lease_id = ?').get(row.lease_id) as { top: number | null };
+  return top.top !== null && top.top > row.fencing_token;
 }

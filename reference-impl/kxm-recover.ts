@@ -2,7 +2,7 @@
 import type { KxmEffectState, KxmRecoveryDecision, OpParams, OpResult } from '../harness/protocol/schemas.js';
 import type { JournalContext } from './context.js';
 import { isQueryable } from './kxm-classes.js';
-import { leaseExpired } from './kxm-dispatch.js';
+import { leaseExpired, leaseFenced } from './kxm-dispatch.js';
 import { requireKxmRow, type KxmRowRecord } from './kxm-schema.js';
 import { stmt, writeTransaction } from './sqlite.js';
 
@@ -20,7 +20,7 @@ export function kxmRecover(ctx: JournalContext, p: OpParams<'kxm.recover'>): OpR
   const { db } = ctx;
   return writeTransaction(db, () => {
     const row = requireKxmRow(db, p.effectId);
-    const plan = decideRecovery(row, p.observation, p.now);
+    const plan = decideRecovery(row, p.observation, p.now, row.state === 'intent' && leaseFenced(db, row));
     const reconciled = row.state === 'dispatched' || row.state === 'blocked_uncertain' ? 1 : 0;
     stmt(
       db,
@@ -33,8 +33,8 @@ export function kxmRecover(ctx: JournalContext, p: OpParams<'kxm.recover'>): OpR
   });
 }
 
-/** The KXM crash matrix as a pure function of the row and what the engine observed. */
-export function decideRecovery(row: KxmRowRecord, observation: Observation, now: number): RecoveryPlan {
+/** The KXM crash matrix as a pure function of the row, what the engine observed, and whether the lease was re-granted since. */
+export function decideRecovery(row: KxmRowRecord, observation: Observation, now: number, fenced = false): RecoveryPlan {
   const keep = (decision: KxmRecoveryDecision, reason: string): RecoveryPlan => ({ decision, state: row.state, reason, receiptId: null });
   const block = (reason: string): RecoveryPlan => ({ decision: 'blocked_uncertain', state: 'blocked_uncertain', reason, receiptId: null });
   switch (row.state) {
@@ -49,6 +49,7 @@ export function decideRecovery(row: KxmRowRecord, observation: Observation, now:
     case 'intent':
       // The dispatch mark precedes every start, so an intent without one provably never started.
       if (leaseExpired(row, now)) return { decision: 'lease_expired', state: 'not_started', reason: 'the lease expired before dispatch', receiptId: null };
+      if (fenced) return { decision: 'lease_fenced', state: 'not_started', reason: 'the lease was re-granted under a higher fencing token', receiptId: null };
       return keep('start_planned_attempt', 'intent recorded; the process provably never started');
     case 'dispatched':
       return decideDispatched(row, observation, block, keep);

@@ -1,5 +1,6 @@
 // KXM crash matrix: each row of "last durable evidence → recovery decision" with a real SIGKILL, plus the registry's authority.
 import { defineScenario, type Need, type Scenario } from './define.js';
+import { kxmClassRows } from './kxm-class-rows.js';
 import { crashThenRestart, declareParams, effectOf, expectWrites, kxmSpec, recoverRun, type RecoverOptions } from './kxm-support.js';
 import type { KxmClass, KxmRecoveryDecision } from '../harness/protocol/schemas.js';
 
@@ -54,6 +55,7 @@ export const kxmRecovery: Scenario[] = [
   }),
   registryRow('kxm.registry.downgrade-refused', 'Tool metadata claiming a safer class than the registry is refused; recovery follows the registry', 'deploy-script', 'external-idempotent'),
   registryRow('kxm.registry.unknown-tool', 'An unregistered tool is unknown whatever its metadata claims; recovery blocks', 'custom-shell', 'read-only'),
+  ...kxmClassRows,
 ];
 
 interface Row {

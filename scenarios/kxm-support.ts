@@ -11,6 +11,9 @@ export const KXM_REGISTRY: KxmRegistry = {
     'github-pr': { class: 'receipt-queryable', receiptQuery: 'github-pull-request-by-head' },
     'deploy-script': { class: 'unknown', receiptQuery: null },
     payment: { class: 'external-non-idempotent', receiptQuery: null },
+    'git-status': { class: 'read-only', receiptQuery: null },
+    format: { class: 'workspace-mutation', receiptQuery: null },
+    codegen: { class: 'workspace-mutation', receiptQuery: null },
   },
 };
 
@@ -20,7 +23,10 @@ export const LEASE_MS = 60_000;
 export const T_LATE = T0 + 2 * LEASE_MS;
 
 /** How the fake target behaves is fixed by the world: 1 dedups by key, 2 answers receipts, 3 is opaque. */
-const WORLD_TIER: Record<string, Tier> = { 'kv-put': 1, 'github-pr': 2, 'deploy-script': 3, payment: 3, 'custom-shell': 3 };
+const WORLD_TIER: Record<string, Tier> = { 'kv-put': 1, 'github-pr': 2, 'deploy-script': 3, payment: 3, 'custom-shell': 3, 'git-status': 3, format: 3, codegen: 3 };
+
+/** Workspace tools whose expected postcondition the engine can compare (formatted paths); codegen's output is not deterministic. */
+const COMPARABLE_WORKSPACE = new Set(['format']);
 
 export interface KxmSpec {
   readonly runId: string;
@@ -41,6 +47,21 @@ export function kxmSpec(t: TrialContext, toolId: string, extra: Partial<KxmSpec>
 /** A lease granted at T0 that expires LEASE_MS later. */
 export function leaseFor(t: TrialContext): { leaseId: string; fencingToken: number; expiresAt: number } {
   return { leaseId: t.rng.id('lease'), fencingToken: 7, expiresAt: T0 + LEASE_MS };
+}
+
+/** Steps 2–6 of the fence without the call: the intent and the dispatch mark; answers what the call needs. */
+export async function declareAndDispatch(client: JournalClient, spec: KxmSpec, now = T0): Promise<{ effectId: string; attemptId: string; idempotencyKey: string; started: boolean }> {
+  const declared = await client.op('kxm.declare', declareParams(spec));
+  if (declared.verdict !== 'recorded') throw new Error(`kxm.declare refused: ${declared.code}`);
+  const { effectId, attemptId } = declared.effect;
+  const dispatch = await client.op('kxm.dispatch', { effectId, attemptId, now });
+  return { effectId, attemptId, idempotencyKey: dispatch.idempotencyKey, started: dispatch.started };
+}
+
+/** The call itself (fence step 6): one dispatch to the target world; answers its receipt id. */
+export function perform(t: TrialContext, spec: KxmSpec, attemptId: string, key: string, logicalKey = kxmLogicalKey(spec)): string {
+  const sent = t.world.dispatch(spec.toolId, WORLD_TIER[spec.toolId] ?? 3, { logicalKey: readKey(t, spec, logicalKey), idempotencyKey: key, payload: `${spec.toolId}:${attemptId}` });
+  return receiptOf(sent.response);
 }
 
 /** The target ledger's logical key of an effect: a second physical write under it is a duplicate. */
@@ -67,8 +88,7 @@ export function declareParams(spec: KxmSpec): OpParams<'kxm.declare'> {
 
 /** Calls the target under the key and records its receipt. */
 export async function performAndComplete(t: TrialContext, client: JournalClient, spec: KxmSpec, effectId: string, attemptId: string, key: string, logicalKey = kxmLogicalKey(spec)): Promise<KxmEffect> {
-  const sent = t.world.dispatch(spec.toolId, WORLD_TIER[spec.toolId] ?? 3, { logicalKey, idempotencyKey: key, payload: `${spec.toolId}:${attemptId}` });
-  return client.op('kxm.complete', { effectId, attemptId, receiptId: receiptOf(sent.response) });
+  return client.op('kxm.complete', { effectId, attemptId, receiptId: perform(t, spec, attemptId, key, logicalKey) });
 }
 
 /** Starts a driver, runs `phase` on it until the journal reaches `point` (its n-th time), where it is SIGKILLed. */
@@ -92,6 +112,8 @@ export interface RecoverOptions {
   readonly receipt?: OpParams<'kxm.recover'>['observation']['receipt'];
 }
 
+type Postcondition = NonNullable<OpParams<'kxm.recover'>['observation']['postcondition']>;
+
 /** After a restart: asks the journal what to do with each effect of the run and does exactly that. */
 export async function recoverRun(t: TrialContext, client: JournalClient, specs: readonly KxmSpec[], options: RecoverOptions = {}): Promise<Array<OpResult<'kxm.recover'>>> {
   const runId = specs[0]?.runId ?? '';
@@ -102,8 +124,12 @@ export async function recoverRun(t: TrialContext, client: JournalClient, specs: 
     if (!spec) continue;
     const receipt = options.receipt ?? observeReceipt(t, spec, effect);
     const now = options.now ?? T_LATE;
-    const decision = await client.op('kxm.recover', { effectId: effect.effectId, now, observation: { process: options.process ?? 'ended', receipt } });
+    const postcondition = inspectWorkspace(t, spec, effect);
+    const observation = { process: options.process ?? 'ended', receipt, ...(postcondition ? { postcondition } : {}) };
+    const decision = await client.op('kxm.recover', { effectId: effect.effectId, now, observation });
     decisions.push(decision);
+    // A bounded retry re-runs the same attempt: right for a read, a duplicate for anything with an effect.
+    if (decision.decision === 'retry_bounded') await performAndComplete(t, client, spec, effect.effectId, decision.attemptId, decision.idempotencyKey);
     if (decision.decision === 'start_planned_attempt') await startPlanned(t, client, spec, effect.effectId, decision.attemptId, now);
     if (decision.decision === 'retry_same_key') await performAndComplete(t, client, spec, effect.effectId, decision.attemptId, decision.idempotencyKey);
   }
@@ -134,8 +160,31 @@ export function receiptOf(response: string): string {
   return (JSON.parse(response) as { receipt: string }).receipt;
 }
 
-// The engine queries only what the journal's class says is queryable: the class decides the reconciliation path.
-function observeReceipt(t: TrialContext, spec: KxmSpec, effect: KxmEffect): OpParams<'kxm.recover'>['observation']['receipt'] {
+/** The world key of the n-th call of a read-only tool: a repeated read is a new call, never a duplicate write. */
+export function kxmReadKey(spec: KxmSpec, n: number): string {
+  return `${kxmLogicalKey(spec)}/read-${n}`;
+}
+
+const readCalls = new WeakMap<TrialContext, Map<string, number>>();
+
+function readKey(t: TrialContext, spec: KxmSpec, logicalKey: string): string {
+  if (KXM_REGISTRY.tools[spec.toolId]?.class !== 'read-only' || logicalKey !== kxmLogicalKey(spec)) return logicalKey;
+  const calls = readCalls.get(t) ?? new Map<string, number>();
+  readCalls.set(t, calls);
+  const n = (calls.get(logicalKey) ?? 0) + 1;
+  calls.set(logicalKey, n);
+  return kxmReadKey(spec, n);
+}
+
+// The engine compares the workspace only for a workspace-mutation effect: present postcondition, absent, or not comparable.
+function inspectWorkspace(t: TrialContext, spec: KxmSpec, effect: KxmEffect): Postcondition | null {
+  if (effect.effectClass !== 'workspace-mutation') return null;
+  if (!COMPARABLE_WORKSPACE.has(spec.toolId)) return 'not_comparable';
+  return t.world.writesFor(kxmLogicalKey(spec)) > 0 ? 'verified' : 'absent';
+}
+
+/** The engine queries only what the journal's class says is queryable: the class decides the reconciliation path. */
+export function observeReceipt(t: TrialContext, spec: KxmSpec, effect: KxmEffect): OpParams<'kxm.recover'>['observation']['receipt'] {
   if (effect.effectClass !== 'external-idempotent' && effect.effectClass !== 'receipt-queryable') return { kind: 'not_queried' };
   const hit = t.world.lookupReceipt(spec.toolId, effect.idempotencyKey);
   return hit.found ? { kind: 'found', receiptId: receiptOf(hit.response) } : { kind: 'absent' };

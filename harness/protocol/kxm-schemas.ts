@@ -61,7 +61,8 @@ export const KxmDispatchRequest = z.object({ effectId: z.string().min(1), attemp
 export const KxmDispatchResult = z.object({
   effectId: z.string().min(1),
   started: z.boolean(),
-  reason: z.enum(['lease_expired', 'run_cancelled']).nullable(),
+  /** lease_fenced: the lease was re-granted under a higher fencing token than the one this intent recorded. */
+  reason: z.enum(['lease_expired', 'run_cancelled', 'lease_fenced']).nullable(),
   state: KxmEffectState,
   idempotencyKey: z.string().min(1),
 });
@@ -90,6 +91,7 @@ export const KxmRecoveryDecision = z.enum([
   'retry_same_key',
   'retry_bounded',
   'lease_expired',
+  'lease_fenced',
   'blocked_uncertain',
   'none',
 ]);

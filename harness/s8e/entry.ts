@@ -4,10 +4,10 @@ import type { TrialContext } from '../engine/trial-context.js';
 import { EffectState } from '../protocol/schemas.js';
 import { canonicalJson } from '../canonical-json.js';
 import { BatchLog } from './batch-log.js';
+import { batchLogPath } from './steps.js';
 import type { BatchResult } from './coordinator.js';
 import type { S8eFixture } from './fixture.js';
 import { ACTION_STATES, type ActionState } from './types.js';
-import { join } from 'node:path';
 
 const count = z.number().int().min(0);
 const StateName = z.enum(ACTION_STATES);
@@ -36,18 +36,25 @@ export const S8eEntry = z.strictObject({
 });
 export type S8eEntry = z.infer<typeof S8eEntry>;
 
-/** Builds the entry from the batch result, the trial's world counts and the coordinator's log. */
-export function buildEntry(t: TrialContext, fixture: S8eFixture, result: BatchResult): S8eEntry {
-  const log = new BatchLog(join(t.dir, 's8e-batch.jsonl'));
+/** What one batch saw when it shares its trial with other batches; default: the whole trial's kills and world counts. */
+export interface BatchFacts {
+  readonly kills: number;
+  readonly counts: WorldCounts;
+}
+export type WorldCounts = ReturnType<TrialContext['world']['counts']>;
+
+/** Builds the entry from the batch result, the trial's (or the given) world counts and the coordinator's log. */
+export function buildEntry(t: TrialContext, fixture: S8eFixture, result: BatchResult, facts: BatchFacts = { kills: t.kills.length, counts: t.world.counts() }): S8eEntry {
+  const log = new BatchLog(batchLogPath(t, fixture));
   const states = Object.fromEntries(ACTION_STATES.map((s) => [s, 0])) as Record<ActionState, number>;
   for (const o of result.outcomes) states[o.state] += 1;
   const denied = result.outcomes.filter((o) => o.state === 'denied');
   const capabilityDenials = denied.filter((o) => o.denial === 'capability');
-  const world = t.world.counts();
+  const world = facts.counts;
   const foldJson = canonicalJson(result.fold);
   return {
-    mode: t.kills.length > 0 ? 'crash' : 'clean',
-    kills: t.kills.length,
+    mode: facts.kills > 0 ? 'crash' : 'clean',
+    kills: facts.kills,
     selected: result.outcomes.length,
     states,
     denials: { capability: capabilityDenials.length, stage: denied.length - capabilityDenials.length },

@@ -10,11 +10,23 @@ import type { EffectIntent } from './intent.js';
 
 /** Where a step boundary is: which action, in the batch pass or in the later read-back of an unknown. */
 export type StepPhase = 'batch' | 'readback';
-export type StepBoundary = 'after-prepare' | 'after-dispatch' | 'after-settle' | 'after-tool-result';
+/** Every step boundary the coordinator announces, in the order one write passes them. */
+export const STEP_BOUNDARIES = ['after-prepare', 'after-dispatch', 'after-settle', 'after-tool-result'] as const;
+export type StepBoundary = (typeof STEP_BOUNDARIES)[number];
+
+/** One passage of the coordinator through a step boundary; `occurrence` counts equal passages before it (from 1). */
+export interface StepPassage {
+  readonly boundary: StepBoundary;
+  readonly index: number;
+  readonly phase: StepPhase;
+  readonly occurrence: number;
+}
 
 export interface BatchOptions {
   /** Which step boundaries are offered to the trial's crash plan; default every one. */
   readonly crashAt?: (index: number, phase: StepPhase) => boolean;
+  /** Told of every boundary passage, before the crash plan may kill there: how a calibration run enumerates them. */
+  readonly onPassage?: (passage: StepPassage) => void;
 }
 
 /** What the coordinator's steps share. */
@@ -31,15 +43,25 @@ export const S8E_MAPPING = { field: 'receipt', bound: 48 } as const;
 
 /** The coordinator's context over one driver; the log lives in the trial directory so it outlives every driver. */
 export function coordinatorContext(t: TrialContext, client: JournalClient, fixture: S8eFixture, options: BatchOptions = {}): CoordinatorContext {
+  const seen = new Map<string, number>();
   return {
     t,
     client,
     fixture,
-    log: new BatchLog(join(t.dir, 's8e-batch.jsonl')),
+    log: new BatchLog(batchLogPath(t, fixture)),
     async announce(boundary, index, phase) {
+      const key = `${boundary}/${index}/${phase}`;
+      const occurrence = (seen.get(key) ?? 0) + 1;
+      seen.set(key, occurrence);
+      options.onPassage?.({ boundary, index, phase, occurrence });
       if (options.crashAt === undefined || options.crashAt(index, phase)) await t.boundary(boundary, client);
     },
   };
+}
+
+/** Where the coordinator logs one batch: one file per batch id, so several batches can share a trial directory. */
+export function batchLogPath(t: TrialContext, fixture: S8eFixture): string {
+  return join(t.dir, `${fixture.batchId}.jsonl`);
 }
 
 /** Reads the target's own ledger: the receipt of a write under this key that echoes exactly the intent's payload. */

@@ -108,6 +108,52 @@ export const DEFECTS = {
       return j['kxm.recover'](p);
     },
   }),
+  // KXM: the fencing token is recorded but never compared; only the clock fences a lease.
+  'kxm-ignores-fencing-token': (j, ctx) => ({
+    'kxm.dispatch'(p) {
+      return withKxmRow(ctx, p.effectId, 'fencing_token', (row) => topToken(ctx, row), () => j['kxm.dispatch'](p));
+    },
+    'kxm.recover'(p) {
+      return withKxmRow(ctx, p.effectId, 'fencing_token', (row) => topToken(ctx, row), () => j['kxm.recover'](p));
+    },
+  }),
+  // KXM: a read-only call whose result was lost is blocked for a human instead of simply retried.
+  'kxm-blocks-read-only-retry': (j, ctx) => ({
+    'kxm.recover'(p) {
+      const r = j['kxm.recover'](p);
+      if (r.decision !== 'retry_bounded') return r;
+      ctx.db().prepare(`UPDATE kxm_effects SET state = 'blocked_uncertain', blocked_reason = 'lost result' WHERE id = ?`).run(Number(p.effectId));
+      return { ...r, decision: 'blocked_uncertain', state: 'blocked_uncertain' };
+    },
+  }),
+  // KXM: every lost result is retried like a read, whatever the class: a non-idempotent or unknown effect runs twice.
+  'kxm-retries-non-idempotent': (j, ctx) => ({
+    'kxm.recover'(p) {
+      const blind = (row) => (row.effect_class === 'unknown' || row.effect_class === 'external-non-idempotent' ? 'read-only' : row.effect_class);
+      return withKxmRow(ctx, p.effectId, 'effect_class', blind, () => j['kxm.recover'](p));
+    },
+  }),
+  // KXM: a workspace mutation whose result was lost is blindly re-applied instead of reconciled.
+  'kxm-reapplies-workspace-mutation': (j, ctx) => ({
+    'kxm.recover'(p) {
+      const blind = (row) => (row.effect_class === 'workspace-mutation' ? 'read-only' : row.effect_class);
+      return withKxmRow(ctx, p.effectId, 'effect_class', blind, () => j['kxm.recover'](p));
+    },
+  }),
+  // KXM: a workspace mutation counts as done whenever its process ended, compared or not.
+  'kxm-workspace-completes-unverified': (j) => ({
+    'kxm.recover'(p) {
+      if (p.observation.postcondition === undefined) return j['kxm.recover'](p);
+      return j['kxm.recover']({ ...p, observation: { ...p.observation, postcondition: 'verified' } });
+    },
+  }),
+  // KXM: a still-alive tool process is ignored; recovery treats it as ended and starts the effect again.
+  'kxm-restarts-alive-attempt': (j) => ({
+    'kxm.recover'(p) {
+      const process = p.observation.process === 'alive_same' ? 'ended' : p.observation.process;
+      return j['kxm.recover']({ ...p, observation: { ...p.observation, process } });
+    },
+  }),
   // Acknowledges the settle, writes it later: a kill after the ack loses the commit.
   'ack-settle-before-durable': (j) => ({
     settle(p) {
@@ -541,4 +587,22 @@ function openSide(path) {
   const db = new Database(path);
   db.pragma('busy_timeout = 5000');
   return db;
+}
+
+// KXM defects: runs `fn` with one column of the effect's row temporarily rewritten, then restores it.
+function withKxmRow(ctx, effectId, column, value, fn) {
+  const db = ctx.db();
+  const row = db.prepare('SELECT * FROM kxm_effects WHERE id = ?').get(Number(effectId));
+  if (!row) return fn();
+  db.prepare(`UPDATE kxm_effects SET ${column} = ? WHERE id = ?`).run(value(row), row.id);
+  try {
+    return fn();
+  } finally {
+    db.prepare(`UPDATE kxm_effects SET ${column} = ? WHERE id = ?`).run(row[column], row.id);
+  }
+}
+
+function topToken(ctx, row) {
+  if (row.lease_id === null) return row.fencing_token;
+  return ctx.db().prepare('SELECT max(fencing_token) AS top FROM kxm_effects WHERE lease_id = ?').get(row.lease_id).top;
 }

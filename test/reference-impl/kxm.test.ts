@@ -110,6 +110,18 @@ describe('leases', () => {
     expect(recover(declare('kv-put', { lease }), {}, 150)).toMatchObject({ decision: 'lease_expired', state: 'not_started' });
   });
 
+  it('refuses to start an intent whose lease was re-granted under a higher fencing token, before expiry', () => {
+    const stale = declare('github-pr', { lease });
+    const staleRecovered = declare('deploy-script', { lease });
+    const current = declare('kv-put', { lease: { ...lease, fencingToken: 2 } });
+    expect(j['kxm.dispatch']({ effectId: stale.effectId, attemptId: 'att-1', now: 10 })).toMatchObject({ started: false, reason: 'lease_fenced', state: 'not_started' });
+    expect(recover(staleRecovered, {}, 10)).toMatchObject({ decision: 'lease_fenced', state: 'not_started' });
+    expect(j['kxm.dispatch']({ effectId: current.effectId, attemptId: 'att-1', now: 10 })).toMatchObject({ started: true, reason: null });
+    // Another lease's tokens fence nothing here.
+    const other = declare('format', { lease: { leaseId: 'M', fencingToken: 0, expiresAt: 100 } });
+    expect(j['kxm.dispatch']({ effectId: other.effectId, attemptId: 'att-1', now: 10 }).started).toBe(true);
+  });
+
   it('after dispatch, an expired lease changes nothing: the receipt decides', () => {
     const e = declare('github-pr', { lease });
     j['kxm.dispatch']({ effectId: e.effectId, attemptId: 'att-1', now: 50 });
