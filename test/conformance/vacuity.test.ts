@@ -9,7 +9,7 @@ import type { Report } from '../../reports/schema.js';
 const BROKEN = fileURLToPath(new URL('../broken/broken-journal.mjs', import.meta.url));
 
 async function runMisbehaving(defect: string, scenario: string): Promise<{ exitCode: number; report: Report }> {
-  const r = await ejc(['run', '--impl', BROKEN, '--impl-option', `defect=${defect}`, '--scenario', scenario, '--timeout', '2000', '--json']);
+  const r = await ejc(['run', '--impl', BROKEN, '--impl-option', `defect=${defect}`, '--scenario', scenario, '--timeout', '5000', '--json']);
   return { exitCode: r.exitCode, report: JSON.parse(r.stdout) as Report };
 }
 
