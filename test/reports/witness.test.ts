@@ -47,5 +47,5 @@ describe('committed witness artifacts', () => {
       argv: ['run'],
     });
     expect(fresh.outcomeDigest).toBe(witness.outcomeDigest);
-  });
+  }, 600_000);
 });
