@@ -46,6 +46,9 @@ describe('committed witness artifacts', () => {
       timeoutMs: 30_000,
       argv: ['run'],
     });
+    const notPassing = fresh.scenarios.filter((s) => s.verdict !== 'passed' && s.verdict !== 'not_applicable').map((s) => `${s.id}: ${s.verdict} (${s.reason ?? ''})`);
+    expect(notPassing).toEqual([]);
+    expect(fresh.verdict).toBe('conformant');
     expect(fresh.outcomeDigest).toBe(witness.outcomeDigest);
   }, 600_000);
 });
