@@ -1,5 +1,6 @@
 // The KXM engine for scenarios: the dispatch fence against the target world, restarts, and recovery by the journal's decision.
 import type { JournalClient } from '../harness/engine/journal-client.js';
+import { crashDuring } from './support.js';
 import type { TrialContext } from '../harness/engine/trial-context.js';
 import type { KxmClass, KxmEffect, KxmRegistry, OpParams, OpResult, Tier } from '../harness/protocol/schemas.js';
 
@@ -93,9 +94,7 @@ export async function performAndComplete(t: TrialContext, client: JournalClient,
 
 /** Starts a driver, runs `phase` on it until the journal reaches `point` (its n-th time), where it is SIGKILLed. */
 export async function crashAt(t: TrialContext, point: string, phase: (client: JournalClient) => Promise<unknown>, occurrence = 1): Promise<void> {
-  t.planCrash({ kind: 'point', point, occurrence });
-  const client = await t.driver();
-  await t.untilCrash(() => phase(client));
+  await crashDuring(t, { kind: 'point', point, occurrence }, phase);
 }
 
 /** Runs one effect until the kill at `point`; answers the declared idempotency key when the declare answered first. */

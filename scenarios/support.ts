@@ -15,11 +15,16 @@ export function singleNodeRun(t: TrialContext, node: Partial<NodeScript> = {}): 
   return { runId: t.rng.id('run'), nodes: [{ nodeId: 'node-a', calls: [defaultCall()], ...node }] };
 }
 
-/** Starts a driver, runs the run until the planned crash, and leaves the trial ready for a restart. */
-export async function crashDuringRun(t: TrialContext, run: RunScript, plan: CrashPlan): Promise<void> {
+/** Starts a driver, runs a phase on it until the planned crash, and leaves the trial ready for a restart. */
+export async function crashDuring(t: TrialContext, plan: CrashPlan, phase: (client: JournalClient) => Promise<unknown>): Promise<void> {
   t.planCrash(plan);
   const client = await t.driver();
-  await t.untilCrash(() => startRun(t, client, run));
+  await t.untilCrash(() => phase(client));
+}
+
+/** crashDuring for a fresh run from its first node. */
+export async function crashDuringRun(t: TrialContext, run: RunScript, plan: CrashPlan): Promise<void> {
+  await crashDuring(t, plan, (client) => startRun(t, client, run));
 }
 
 /** Every row the journal holds, content-free; resolution times are masked so same-seed outcomes compare equal. */

@@ -204,13 +204,7 @@ export const Fault = z.enum([
 export const FaultRequest = z.object({ fault: Fault, enabled: z.boolean() });
 
 /** A legacy row planted directly, as an older writer would have left it. */
-export const SeedRow = z.object({
-  scope: EffectScope,
-  slot: z.number().int(),
-  toolId: z.string().min(1),
-  tier: Tier,
-  state: EffectState,
-  argsDigest: z.string(),
+export const SeedRow = EffectRow.pick({ scope: true, slot: true, toolId: true, tier: true, state: true, argsDigest: true }).extend({
   callId: z.string().min(1),
   resultJson: z.string().nullable(),
 });

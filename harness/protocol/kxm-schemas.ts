@@ -41,13 +41,8 @@ export const KxmEffect = z.object({
   reconciliationAttempts: z.number().int().min(0),
   audit: z.array(KxmAuditEntry),
 });
-export const KxmDeclareRequest = z.object({
-  runId: z.string().min(1),
-  stepId: z.string().min(1),
-  assignmentId: z.string().min(1),
-  attemptId: z.string().min(1),
-  slot: z.number().int(),
-  toolId: z.string().min(1),
+/** The effect's identity fields, as the engine declares them; the rest is the journal's to decide. */
+export const KxmDeclareRequest = KxmEffect.pick({ runId: true, stepId: true, assignmentId: true, attemptId: true, slot: true, toolId: true }).extend({
   /** What the tool's own metadata claims: untrusted, it may only make the class more cautious. */
   declaredClass: KxmClass.optional(),
   registry: KxmRegistry,
