@@ -1,6 +1,7 @@
 // `ejc run`: turns flags into RunOptions, runs the conformance suite, writes the witness artifact and exits by verdict.
 import { EjcError } from '../harness/errors.js';
 import { parseShard } from '../harness/select-scenarios.js';
+import { defaultJobs } from '../harness/pool.js';
 import type { RunOptions } from '../harness/run-conformance.js';
 import { toJUnit } from '../reports/junit.js';
 import type { Launch } from '../reports/schema.js';
@@ -24,6 +25,7 @@ const RUN_FLAGS = {
   shard: { type: 'string' },
   'expect-failures': { type: 'string' },
   timeout: { type: 'string' },
+  jobs: { type: 'string' },
   json: { type: 'boolean' },
   keep: { type: 'boolean' },
   'keep-failed': { type: 'boolean' },
@@ -65,6 +67,7 @@ export async function runOptions(parsed: Parsed, argv: string[]): Promise<Omit<R
   }
   const seedText = stringValue(parsed, 'seed');
   const timeoutText = stringValue(parsed, 'timeout');
+  const jobsText = stringValue(parsed, 'jobs');
   return {
     launch: launchFrom(parsed),
     scenarioPatterns: stringValues(parsed, 'scenario'),
@@ -74,6 +77,7 @@ export async function runOptions(parsed: Parsed, argv: string[]): Promise<Omit<R
     expectFailures,
     keep: flag(parsed, 'keep') ? 'all' : flag(parsed, 'keep-failed') ? 'failed' : 'none',
     timeoutMs: timeoutText === undefined ? DEFAULT_TIMEOUT_MS : intValue('timeout', timeoutText, 1),
+    jobs: jobsText === undefined ? defaultJobs() : intValue('jobs', jobsText, 1),
     argv,
   };
 }

@@ -59,6 +59,7 @@ Selection:
 Run:
   --seed <n>             the seed of every random choice (default ${DEFAULT_SEED}, so runs repeat by default)
   --timeout <ms>         per-operation timeout (default ${DEFAULT_TIMEOUT_MS})
+  --jobs <n>             scenarios run concurrently (default: one per core); the report is the same for any n
   --keep                 keep every trial directory
   --keep-failed          keep the directories of failed and inconclusive trials
 

@@ -7,6 +7,7 @@ import { startDriver } from './driver/start-driver.js';
 import { EjcError } from './errors.js';
 import { selectScenarios } from './select-scenarios.js';
 import { runScenario } from './run-scenario.js';
+import { defaultJobs, mapPool } from './pool.js';
 import type { Capabilities, HelloResult } from './protocol/schemas.js';
 import { REPORT_SCHEMA_NAME, REPORT_SCHEMA_VERSION, type Launch, type Report, type ScenarioResult, type ScenarioVerdict } from '../reports/schema.js';
 import { reportVerdict, summarize, sumCounts } from '../reports/derive.js';
@@ -23,6 +24,8 @@ export interface RunOptions {
   expectFailures: ReadonlySet<string>;
   keep: 'all' | 'failed' | 'none';
   timeoutMs: number;
+  /** Scenarios run concurrently (default: one per core); the report is the same for every value. */
+  jobs?: number;
   argv: string[];
   onProgress?: (e: ProgressEvent) => void;
 }
@@ -49,10 +52,10 @@ export async function runConformance(options: RunOptions): Promise<Report> {
   }
   const spawnLaunch = resolveForSpawn(options.launch);
   const hello = await probe(spawnLaunch, options.timeoutMs);
-  const results: ScenarioResult[] = [];
   // Each pack section maps scenario id to that scenario's contribution, so shards hold disjoint keys.
   const sections: Record<string, Record<string, unknown>> = {};
-  for (const [i, scenario] of selected.entries()) {
+  let done = 0;
+  const ran = await mapPool(selected, options.jobs ?? defaultJobs(), async (scenario, i) => {
     options.onProgress?.({ kind: 'scenario-start', index: i + 1, total: selected.length, id: scenario.id });
     const result = await runScenario(scenario, {
       launch: spawnLaunch,
@@ -67,9 +70,12 @@ export async function runConformance(options: RunOptions): Promise<Report> {
         (sections[name] ??= {})[id] = value;
       },
     });
-    results.push(result);
-    options.onProgress?.({ kind: 'scenario-end', index: i + 1, total: selected.length, id: scenario.id, verdict: result.verdict, durationMs: result.durationMs });
-  }
+    done += 1;
+    options.onProgress?.({ kind: 'scenario-end', index: done, total: selected.length, id: scenario.id, verdict: result.verdict, durationMs: result.durationMs });
+    return result;
+  });
+  const results = ran.filter((r): r is ScenarioResult => r !== undefined);
+  sortSections(sections);
   const summary = summarize(results);
   const finishedAt = new Date();
   return sealReport({
@@ -123,6 +129,14 @@ export function reproduceCommand(options: Pick<RunOptions, 'launch' | 'seed'>, i
 
 function shellQuote(s: string): string {
   return /^[A-Za-z0-9_./:=@%+-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+// Sections are filled as scenarios finish; key order must not depend on which finished first.
+function sortSections(sections: Record<string, Record<string, unknown>>): void {
+  for (const name of Object.keys(sections)) {
+    const entries = Object.entries(sections[name]!).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    sections[name] = Object.fromEntries(entries);
+  }
 }
 
 function sortedCaps(caps: Capabilities): Capabilities {
