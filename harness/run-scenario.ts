@@ -9,6 +9,7 @@ import type { Capabilities } from './protocol/schemas.js';
 import type { Launch, ScenarioResult, Trial } from '../reports/schema.js';
 import { inconclusiveCause, scenarioVerdict, trialVerdict } from '../reports/derive.js';
 import { missingNeed, type Scenario } from '../scenarios/define.js';
+import { keepOnlyTranscript, writeTranscript } from './transcript/write-transcript.js';
 
 export interface ScenarioRunOptions {
   readonly launch: Launch;
@@ -18,6 +19,8 @@ export interface ScenarioRunOptions {
   readonly capabilities: Capabilities;
   readonly expectedFailure: boolean;
   readonly reproduce: string;
+  /** Keep the wire transcript of every trial, even when its directory is not kept (then the directory holds only the transcript). */
+  readonly transcripts?: boolean;
   /** Told where a kept trial directory is. */
   readonly onKept?: (scenarioId: string, dir: string) => void;
   /** Told of each report section the trial contributed (see TrialContext.sections). */
@@ -70,12 +73,15 @@ async function runTrial(scenario: Scenario, options: ScenarioRunOptions): Promis
     inconclusiveReason: t.inconclusiveReason,
     violations,
     stderrTail: [],
+    events: t.record.timeline(),
     durationMs: Date.now() - started,
   };
   trial.verdict = trialVerdict(trial);
   if (trial.verdict !== 'passed') trial.stderrTail = t.stderrTail();
   const keep = options.keep === 'all' || (options.keep === 'failed' && trial.verdict !== 'passed');
-  if (keep) {
+  if (keep || options.transcripts === true) {
+    await writeTranscript(dir.path, t.id, t.record);
+    if (!keep) await keepOnlyTranscript(dir.path);
     dir.keep();
     options.onKept?.(scenario.id, dir.path);
   } else {

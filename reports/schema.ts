@@ -42,6 +42,25 @@ export const Kill = z.object({
   driver: z.string().min(1),
 });
 
+/** How many timeline events a trial keeps in the report; the middle of a longer trial is elided (see harness/transcript). */
+export const MAX_TRIAL_EVENTS = 400;
+export const TrialEventKind = z.enum([
+  'start', 'request', 'result', 'error', 'crashpoint', 'resume', 'invalid', 'kill', 'exit', 'restart', 'target', 'disclosure', 'elided',
+]);
+/** One step of a trial's timeline, `t` ms after the trial began; built from the same record as the wire transcript. */
+export const TrialEvent = z.object({
+  t: z.number().min(0),
+  kind: TrialEventKind,
+  /** The driver process (`primary#1`), or null for the world (target writes). */
+  driver: z.string().nullable(),
+  /** The protocol sequence number of the line, for wire events. */
+  seq: z.number().int().min(0).nullable(),
+  /** The operation, crash point, kill point or target. */
+  name: z.string().nullable(),
+  /** A short outcome: a verdict, an error code, a signal, a write kind. */
+  detail: z.string().nullable(),
+});
+
 export const TrialVerdict = z.enum(['passed', 'failed', 'inconclusive']);
 export const Trial = z.object({
   id: z.string().min(1),
@@ -59,6 +78,8 @@ export const Trial = z.object({
   violations: z.array(z.object({ op: z.string().nullable(), field: z.string().nullable(), message: z.string() })),
   /** The last lines the implementation wrote to stderr, for failing or inconclusive trials only. */
   stderrTail: z.array(z.string()),
+  /** The trial's timeline (absent in reports written before it existed); times are not outcome, so the outcome digest leaves it out. */
+  events: z.array(TrialEvent).max(MAX_TRIAL_EVENTS).optional(),
   durationMs: z.number().min(0),
 });
 
@@ -108,6 +129,8 @@ export const Report = z.object({
     scenarios: z.array(z.string()),
     tags: z.array(z.string()),
     shard: z.object({ index: z.number().int().min(1), count: z.number().int().min(1) }).nullable(),
+    /** --exclude globs; absent when none were given. */
+    exclude: z.array(z.string()).optional(),
   }),
   startedAt: z.string(),
   finishedAt: z.string(),
@@ -131,6 +154,8 @@ export const Report = z.object({
 export type Assertion = z.infer<typeof Assertion>;
 export type Kill = z.infer<typeof Kill>;
 export type Trial = z.infer<typeof Trial>;
+export type TrialEvent = z.infer<typeof TrialEvent>;
+export type TrialEventKind = z.infer<typeof TrialEventKind>;
 export type TrialVerdict = z.infer<typeof TrialVerdict>;
 export type ScenarioResult = z.infer<typeof ScenarioResult>;
 export type ScenarioVerdict = z.infer<typeof ScenarioVerdict>;

@@ -131,6 +131,7 @@ export class DriverProcess implements DriverHandle {
 
   private sendLine(line: string): void {
     this.seqCount++;
+    this.opts.onWire?.({ direction: 'send', seq: this.seqCount, line });
     this.child.stdin.write(`${line}\n`);
   }
 
@@ -151,6 +152,7 @@ export class DriverProcess implements DriverHandle {
 
   private onLine(line: string): void {
     this.seqCount++;
+    this.opts.onWire?.({ direction: 'recv', seq: this.seqCount, line });
     const current = this.current;
     const decoded = decodeLine(line, current);
     if (decoded instanceof ProtocolViolation) return this.fail(decoded);

@@ -20,6 +20,8 @@ export interface StartDriverOptions {
   /** When given, everything the driver writes to stderr is appended here. */
   stderrFile?: string;
   env?: Record<string, string>;
+  /** Told of every protocol line in both directions, with its sequence number, as it is sent or read (the wire transcript). */
+  onWire?: (line: { readonly direction: 'send' | 'recv'; readonly seq: number; readonly line: string }) => void;
 }
 
 export interface DriverHandle {

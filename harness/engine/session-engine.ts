@@ -103,6 +103,7 @@ export async function resumeSession(t: TrialContext, client: JournalClient, sess
   const resume = t.log.ofType('session:notice').filter((n) => n.sessionId === sessionId).length + 1;
   t.log.append({ type: 'session:notice', sessionId, resume, disclosures: outcome.disclosed });
   t.tally.disclosures += outcome.disclosed.length;
+  t.record.disclosure(client.label, outcome.disclosed.length);
   await t.boundary('after-session-notice', client);
   const sweep = await client.try('sessionSweep', { sessionId, captured: read.result.captured, ...(options.chunkSize ? { chunkSize: options.chunkSize } : {}) });
   if (sweep.ok) outcome.sweep = sweep.result;

@@ -11,6 +11,7 @@ import { TargetWorld } from '../world/targets.js';
 import { EventLog } from './event-log.js';
 import { JournalClient } from './journal-client.js';
 import { CrashInjected, describePlan, type CrashPlan } from './crash-plan.js';
+import { TrialRecord } from '../transcript/trial-record.js';
 
 export interface TrialSetup {
   readonly id: string;
@@ -35,6 +36,8 @@ export class TrialContext {
   readonly tally = { replays: 0, refusals: 0, disclosures: 0, bytesScanned: 0, canaryHits: 0, restarts: 0 };
   /** Report sections this trial contributes (`sections[name][scenarioId]`); values must be JSON and deterministic per seed. */
   readonly sections: Record<string, unknown> = {};
+  /** The wire and what happened around it: the kept transcript and the report's timeline. */
+  readonly record = new TrialRecord();
   plannedKills = 0;
   effectsBefore: EffectRow[] | null = null;
   effectsAfter: EffectRow[] | null = null;
@@ -54,7 +57,7 @@ export class TrialContext {
     this.seed = setup.seed;
     this.dir = setup.dir;
     this.rng = createRng(setup.seed);
-    this.world = new TargetWorld(setup.dir);
+    this.world = new TargetWorld(setup.dir, (entry) => this.record.target(entry));
     this.log = new EventLog(join(setup.dir, 'engine-events.jsonl'));
     this.capabilities = setup.capabilities;
     this.#launch = setup.launch;
@@ -66,17 +69,29 @@ export class TrialContext {
     this.#driverCount += 1;
     const journalDir = options.journalDir ?? join(this.dir, 'journal');
     // One restart per kill: the first driver started on the directory a killed driver left behind.
+    const name = `${label}#${this.#driverCount}`;
     if (this.#awaitingRestart.delete(journalDir)) {
       this.tally.restarts += 1;
       this.world.nextGeneration();
+      this.record.restart(name, journalDir);
     }
-    const handle = await startDriver(options.launch ?? this.#launch, {
-      label: `${label}#${this.#driverCount}`,
-      // The invoking directory, so `--cmd "python3 journal.py"` means what it says; the journal gets its directory in `open`.
-      cwd: process.cwd(),
-      timeoutMs: this.#timeoutMs,
-      stderrFile: join(this.dir, `driver-${this.#driverCount}.stderr.log`),
-    });
+    const started = this.record.start(name);
+    let handle: DriverHandle;
+    try {
+      handle = await startDriver(options.launch ?? this.#launch, {
+        label: name,
+        // The invoking directory, so `--cmd "python3 journal.py"` means what it says; the journal gets its directory in `open`.
+        cwd: process.cwd(),
+        timeoutMs: this.#timeoutMs,
+        stderrFile: join(this.dir, `driver-${this.#driverCount}.stderr.log`),
+        onWire: (line) => this.record.wire(name, line),
+      });
+    } catch (err) {
+      this.record.exit(name, { signal: null, exitCode: null, killedByHarness: true });
+      throw err;
+    }
+    started.setPid(handle.pid);
+    void handle.exited.then((info) => this.record.exit(name, info));
     this.#drivers.add(handle);
     const client = new JournalClient(handle, this, journalDir);
     // Every announced point is armed, so a plan made mid-phase can still stop there.
@@ -131,15 +146,17 @@ export class TrialContext {
   /** SIGKILLs a driver's process group and records the kill with the signal actually observed. */
   async kill(client: JournalClient, point: string): Promise<void> {
     const seq = client.handle.seq;
+    const at = this.record.now();
     const exit = await client.handle.kill();
-    this.recordKill(client, { planned: point, point, seq, signal: exit.signal, driver: client.label });
+    this.recordKill(client, { planned: point, point, seq, signal: exit.signal, driver: client.label }, at);
   }
 
-  /** Records a kill that already happened (e.g. delivered by strace at a syscall) as evidence. */
-  recordKill(client: JournalClient, kill: Kill): void {
+  /** Records a kill that already happened (e.g. delivered by strace at a syscall) as evidence; `at` is when it was sent. */
+  recordKill(client: JournalClient, kill: Kill, at?: number): void {
     this.#drivers.delete(client.handle);
     this.#awaitingRestart.add(client.journalDir);
     this.kills.push(kill);
+    this.record.kill(kill, at);
   }
 
   /** Records an assertion by deep equality. */

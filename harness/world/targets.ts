@@ -15,6 +15,14 @@ export interface DispatchResponse {
   readonly response: string;
 }
 
+/** What a ledger observer is told: which target, its tier, the kind of entry and the driver generation. */
+export interface LedgerEvent {
+  readonly target: string;
+  readonly tier: Tier;
+  readonly entry: 'attempt' | 'write' | 'dedup';
+  readonly generation: number;
+}
+
 interface LedgerEntry {
   kind: 'attempt' | 'write' | 'dedup';
   logicalKey: string;
@@ -27,9 +35,12 @@ interface LedgerEntry {
 export class TargetWorld {
   readonly #dir: string;
   readonly #targets = new Set<string>();
+  readonly #onEntry: ((entry: LedgerEvent) => void) | undefined;
   #generation = 0;
 
-  constructor(trialDir: string) {
+  /** `onEntry` hears of every ledger entry as it is written (the trial's timeline shows target writes). */
+  constructor(trialDir: string, onEntry?: (entry: LedgerEvent) => void) {
+    this.#onEntry = onEntry;
     this.#dir = join(trialDir, 'targets');
     mkdirSync(this.#dir, { recursive: true });
   }
@@ -43,16 +54,16 @@ export class TargetWorld {
   dispatch(target: string, tier: Tier, request: DispatchRequest): DispatchResponse {
     this.#targets.add(target);
     const ledger = this.#read(target);
-    this.#append(target, { kind: 'attempt', ...this.#base(request), response: '' });
+    this.#append(target, tier, { kind: 'attempt', ...this.#base(request), response: '' });
     if (tier === 1) {
       const prior = ledger.find((e) => e.kind === 'write' && e.idempotencyKey === request.idempotencyKey);
       if (prior) {
-        this.#append(target, { kind: 'dedup', ...this.#base(request), response: prior.response });
+        this.#append(target, tier, { kind: 'dedup', ...this.#base(request), response: prior.response });
         return { applied: false, deduplicated: true, response: prior.response };
       }
     }
     const response = responseFor(target, request);
-    this.#append(target, { kind: 'write', ...this.#base(request), response });
+    this.#append(target, tier, { kind: 'write', ...this.#base(request), response });
     return { applied: true, deduplicated: false, response };
   }
 
@@ -100,8 +111,9 @@ export class TargetWorld {
     return { logicalKey: request.logicalKey, idempotencyKey: request.idempotencyKey, generation: this.#generation };
   }
 
-  #append(target: string, entry: LedgerEntry): void {
+  #append(target: string, tier: Tier, entry: LedgerEntry): void {
     appendFileSync(this.#path(target), `${JSON.stringify(entry)}\n`);
+    this.#onEntry?.({ target, tier, entry: entry.kind, generation: entry.generation });
   }
 
   #path(target: string): string {
