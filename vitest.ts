@@ -6,6 +6,10 @@ import { selectScenarios } from './harness/select-scenarios.js';
 import { allScenarios } from './scenarios/catalog.js';
 import type { HelloResult } from './harness/protocol/schemas.js';
 import type { Launch, ScenarioResult } from './reports/schema.js';
+import { DEFAULT_SEED, DEFAULT_TIMEOUT_MS } from './harness/defaults.js';
+import { failedAssertions, stderrTail } from './reports/failure-text.js';
+import { inGitHubActions, scenarioAnnotation } from './reports/github-actions.js';
+import { printMasked } from './harness/masked-output.js';
 
 export interface ConformanceSuiteOptions {
   /** Path of a JavaScript adapter module exporting `createJournal` (relative to the working directory). */
@@ -19,8 +23,9 @@ export interface ConformanceSuiteOptions {
   readonly tags?: readonly string[];
   /** Scenario ids your journal is known to fail; they pass while failing and fail once they pass. */
   readonly expectFailures?: readonly string[];
+  /** The seed (default: the CLI's, 1). */
   readonly seed?: number;
-  /** Per-operation timeout in milliseconds. */
+  /** Per-operation timeout in milliseconds (default: the CLI's, 30000). */
   readonly timeoutMs?: number;
   /** The describe block's name. */
   readonly name?: string;
@@ -29,8 +34,12 @@ export interface ConformanceSuiteOptions {
 /** Thrown inside a vitest test when a scenario does not pass; its message is the whole diagnosis. */
 export class ConformanceFailure extends Error {
   readonly code = 'conformance_failure';
-  constructor(readonly result: ScenarioResult) {
-    super(describeFailure(result));
+  constructor(
+    readonly result: ScenarioResult,
+    /** The trial directories kept for it (each holds transcript.jsonl). */
+    readonly kept: readonly string[] = [],
+  ) {
+    super(describeFailure(result, kept));
     this.name = 'ConformanceFailure';
   }
 }
@@ -38,8 +47,8 @@ export class ConformanceFailure extends Error {
 /** Registers one vitest test per selected scenario against the given journal (default: the reference journal). */
 export function conformanceSuite(options: ConformanceSuiteOptions = {}): void {
   const launch = launchOf(options);
-  const seed = options.seed ?? 1;
-  const timeoutMs = options.timeoutMs ?? 10_000;
+  const seed = options.seed ?? DEFAULT_SEED;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const expected = new Set(options.expectFailures ?? []);
   const selected = selectScenarios(allScenarios(), [...(options.scenarios ?? [])], [...(options.tags ?? [])], null);
   describe(options.name ?? `effect journal conformance (${describeLaunch(launch)})`, () => {
@@ -50,6 +59,7 @@ export function conformanceSuite(options: ConformanceSuiteOptions = {}): void {
     for (const scenario of selected) {
       it(scenario.id, async (ctx) => {
         if (!hello) throw new Error('the implementation did not answer hello (see the beforeAll error)');
+        const kept: string[] = [];
         const result = await runScenario(scenario, {
           launch: resolveForSpawn(launch),
           seed,
@@ -57,10 +67,18 @@ export function conformanceSuite(options: ConformanceSuiteOptions = {}): void {
           keep: 'failed',
           capabilities: hello.capabilities,
           expectedFailure: expected.has(scenario.id),
-          reproduce: reproduceCommand({ launch, seed }, scenario.id),
+          reproduce: reproduceCommand({ launch, seed, timeoutMs }, scenario.id),
+          onKept: (_id, dir) => {
+            kept.push(dir);
+            process.stderr.write(`ejc: kept the trial directory of ${scenario.id}: ${dir}\n`);
+          },
         });
         if (result.verdict === 'not_applicable') return ctx.skip(result.reason ?? 'not applicable');
-        if (result.verdict !== 'passed' && result.verdict !== 'expected_failure') throw new ConformanceFailure(result);
+        if (result.verdict !== 'passed' && result.verdict !== 'expected_failure') {
+          // Our own annotation names the scenario and its reproduce command, whatever reporters the project configured.
+          if (inGitHubActions()) printMasked(process.stdout, `\n${scenarioAnnotation(result, kept)}\n`);
+          throw new ConformanceFailure(result, kept);
+        }
       }, timeoutMs * 20);
     }
   });
@@ -77,14 +95,12 @@ function describeLaunch(launch: Launch): string {
   return launch.kind === 'command' ? launch.command : launch.module;
 }
 
-function describeFailure(result: ScenarioResult): string {
+function describeFailure(result: ScenarioResult, kept: readonly string[]): string {
   const lines = [`${result.id} ${result.verdict}: ${result.reason ?? ''}`.trim()];
-  for (const trial of result.trials) {
-    for (const a of trial.assertions.filter((x) => !x.passed)) {
-      lines.push(`  ✗ ${a.name}`, `      expected: ${JSON.stringify(a.expected)}`, `      actual:   ${JSON.stringify(a.actual)}`);
-    }
-    if (trial.stderrTail.length > 0) lines.push('  implementation stderr (tail):', ...trial.stderrTail.slice(-8).map((l) => `    ${l}`));
-  }
+  for (const a of failedAssertions(result, 400)) lines.push(`  ✗ ${a.name}`, `      expected: ${a.expected}`, `      actual:   ${a.actual}`);
+  const tail = stderrTail(result, 8);
+  if (tail.length > 0) lines.push('  implementation stderr (tail):', ...tail.map((l) => `    ${l}`));
+  for (const dir of kept) lines.push(`  kept: ${dir} (transcript.jsonl holds every protocol line)`);
   lines.push(`  reproduce: ${result.reproduce}`);
   return lines.join('\n');
 }

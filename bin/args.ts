@@ -14,7 +14,7 @@ export interface Parsed {
 export function parseCommand(command: string, argv: string[], options: OptionSpec, positionals: { min: number; max: number }): Parsed {
   let parsed: Parsed;
   try {
-    parsed = parseArgs({ args: argv, options: { ...options, help: { type: 'boolean' } }, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: argv, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
   } catch (error) {
     throw usageFromParseError(command, error, Object.keys(options));
   }

@@ -1,4 +1,5 @@
 // `ejc run`: turns flags into RunOptions, runs the conformance suite, writes the witness artifact and exits by verdict.
+import { join } from 'node:path';
 import { EjcError } from '../harness/errors.js';
 import { parseShard } from '../harness/select-scenarios.js';
 import { defaultJobs } from '../harness/pool.js';
@@ -11,7 +12,11 @@ import type { Parsed } from './args.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import { readExpectFailures } from './expect-failures.js';
 import { DEFAULT_SEED, DEFAULT_TIMEOUT_MS, helpText } from './help.js';
-import { createProgress, summaryText } from './progress.js';
+import { createProgress, harnessWarnings, summaryText } from './progress.js';
+import { styleFor } from './colour.js';
+import { checkRequirements } from './require.js';
+import { publishRunOutputs } from './run-outputs.js';
+import { printMasked } from '../harness/masked-output.js';
 
 const RUN_FLAGS = {
   impl: { type: 'string' },
@@ -29,6 +34,10 @@ const RUN_FLAGS = {
   json: { type: 'boolean' },
   keep: { type: 'boolean' },
   'keep-failed': { type: 'boolean' },
+  exclude: { type: 'string', multiple: true },
+  transcript: { type: 'boolean' },
+  html: { type: 'string' },
+  require: { type: 'string', multiple: true },
 } as const;
 
 /** Runs `ejc run ...` and returns the exit code of the report's verdict. */
@@ -41,6 +50,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   const json = flag(parsed, 'json');
   // Flags are checked before the runner loads, so a typo answers at once.
   const { launch, ...options } = await runOptions(parsed, ['run', ...argv]);
+  checkRequirements(stringValues(parsed, 'require'));
   const { runConformance, defaultLaunch } = await import('../harness/run-conformance.js');
   const progress = createProgress(process.stderr);
   let report;
@@ -53,7 +63,13 @@ export async function runCommand(argv: string[]): Promise<number> {
   const reportPath = out === undefined ? null : await writeReportFile(out, report);
   const junit = stringValue(parsed, 'junit');
   if (junit !== undefined) await writeFileAtomic(junit, toJUnit(report));
-  process.stdout.write(json ? `${JSON.stringify(report, null, 2)}\n` : summaryText(report, reportPath));
+  if (json) {
+    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+    for (const w of harnessWarnings(report)) process.stderr.write(`${w}\n`);
+  } else {
+    printMasked(process.stdout, summaryText(report, reportPath, { style: styleFor(process.stdout), kept: progress.kept }));
+  }
+  await publishRunOutputs(report, { reportPath, html: stringValue(parsed, 'html') ?? null, kept: progress.kept, annotations: json ? process.stderr : process.stdout });
   return exitCodeFor(report.verdict);
 }
 
@@ -68,7 +84,12 @@ export async function runOptions(parsed: Parsed, argv: string[]): Promise<Omit<R
   const seedText = stringValue(parsed, 'seed');
   const timeoutText = stringValue(parsed, 'timeout');
   const jobsText = stringValue(parsed, 'jobs');
+  const out = stringValue(parsed, 'out');
   return {
+    ...(expectPath === undefined ? {} : { expectFailuresFile: expectPath }),
+    excludePatterns: stringValues(parsed, 'exclude'),
+    transcripts: flag(parsed, 'transcript'),
+    reportPath: out === undefined ? null : join(out, 'report.json'),
     launch: launchFrom(parsed),
     scenarioPatterns: stringValues(parsed, 'scenario'),
     tags: stringValues(parsed, 'tag'),

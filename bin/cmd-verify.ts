@@ -65,8 +65,8 @@ export function rerunArgs(command: string): string[] {
   const rest = tokens.slice(start + 1);
   for (let i = 0; i < rest.length; i++) {
     const t = rest[i]!;
-    if (t === '--out' || t === '--junit') i++;
-    else if (!t.startsWith('--out=') && !t.startsWith('--junit=') && t !== '--json') args.push(t);
+    if (t === '--out' || t === '--junit' || t === '--html') i++;
+    else if (!/^--(out|junit|html)=/.test(t) && t !== '--json' && t !== '--transcript') args.push(t);
   }
   return [...args, '--json'];
 }

@@ -6,6 +6,7 @@ import { installSignalCleanup } from '../harness/driver/registry.js';
 import { closestIds } from '../harness/select-scenarios.js';
 import { explainCommand, listCommand } from './cmd-catalog.js';
 import { mergeCommand } from './cmd-merge.js';
+import { reportCommand } from './cmd-report.js';
 import { runCommand } from './cmd-run.js';
 import { verifyCommand } from './cmd-verify.js';
 import { EXIT } from './exit-codes.js';
@@ -27,6 +28,7 @@ const COMMANDS: Record<CommandName, (argv: string[]) => Promise<number>> = {
   explain: explainCommand,
   verify: verifyCommand,
   merge: mergeCommand,
+  report: reportCommand,
 };
 
 async function dispatch(argv: string[]): Promise<number> {

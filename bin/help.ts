@@ -1,4 +1,5 @@
 // The --help text of every command; exit codes are documented in each so CI authors find them where they look.
+import { DEFAULT_SEED, DEFAULT_TIMEOUT_MS } from '../harness/defaults.js';
 
 /** The help text for a command, or the overview for undefined. */
 export function helpText(command: string | undefined): string {
@@ -7,13 +8,10 @@ export function helpText(command: string | undefined): string {
 }
 
 /** The commands ejc knows, for dispatch and "did you mean". */
-export const COMMAND_NAMES = ['run', 'list', 'explain', 'verify', 'merge'] as const;
+export const COMMAND_NAMES = ['run', 'list', 'explain', 'verify', 'merge', 'report'] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
-/** The seed used when --seed is not given, so two default runs are the same run. */
-export const DEFAULT_SEED = 1;
-/** The per-operation timeout when --timeout is not given. */
-export const DEFAULT_TIMEOUT_MS = 30_000;
+export { DEFAULT_SEED, DEFAULT_TIMEOUT_MS };
 
 const EXIT_CODES = `
 Exit codes:
@@ -33,6 +31,7 @@ Commands:
   explain   describe what one scenario does and asserts
   verify    re-check a report's schema, hashes, counts and verdicts
   merge     merge the shard reports of one run into the unsharded report
+  report    render a report as one self-contained HTML page (verdict, assertions, timelines)
 
 Run "ejc <command> --help" for a command's flags. "ejc --version" prints the harness version.`;
 
@@ -52,6 +51,7 @@ Implementation (default: the bundled reference journal):
 Selection:
   --scenario <glob>      scenario ids to run ("cp03.*", "s8e.*"); repeatable; default all
   --tag <tag>            run scenarios with this tag; repeatable; default all
+  --exclude <glob>       leave out scenario ids matching the glob; repeatable (applied before --shard)
   --shard <i>/<n>        run only shard i of n (ids in sorted order, the k-th goes to shard (k mod n)+1)
   --expect-failures <f>  a file of scenario ids expected to fail, one per line, # starts a comment;
                          such a failure is reported as expected, and a pass as stale (nonconformant)
@@ -62,11 +62,20 @@ Run:
   --jobs <n>             scenarios run concurrently (default: one per core); the report is the same for any n
   --keep                 keep every trial directory
   --keep-failed          keep the directories of failed and inconclusive trials
+                         (a kept directory holds transcript.jsonl: every protocol line both ways, kills, restarts)
+  --transcript           keep every trial's transcript.jsonl, also of passing trials (their directory holds only it)
+  --require <cap>        fail (exit 3) before any trial when the harness lacks a capability some scenarios
+                         need, instead of warning that they did not run; repeatable; known: strace
 
 Output:
   --out <dir>            write <dir>/report.json (the witness artifact; written atomically)
   --junit <file>         also write JUnit XML
+  --html <file>          also write the report as one self-contained HTML page (timelines, filters)
   --json                 print only the report JSON on stdout
+
+Colour: on a terminal, unless NO_COLOR is set or TERM=dumb; FORCE_COLOR=1 forces it, FORCE_COLOR=0 turns it off.
+In GitHub Actions (GITHUB_ACTIONS=true): an ::error annotation per failing scenario and a markdown summary
+appended to $GITHUB_STEP_SUMMARY.
 
 Example:
   ejc run --impl ./my-journal.js --scenario 'cp0*' --out out --junit out/junit.xml`,
@@ -74,15 +83,18 @@ Example:
   list: `
 Usage: ejc list [--tag <tag>] [--json]
 
-Lists every scenario id with its spec reference, tags and title.
+Lists every scenario id with its spec reference, tags and title; on a terminal (or with COLUMNS set)
+the table is cut to its width.
   --tag <tag>   only scenarios with this tag
   --json        print the scenario descriptions as JSON`,
 
   explain: `
-Usage: ejc explain <scenario-id>
+Usage: ejc explain <scenario-id | prefix | glob> [--json]
 
-Prints what the scenario sets up, where it crashes, what it asserts afterwards and which
-capabilities it needs. An unknown id exits 3 and names the closest ids.`,
+Prints what each matching scenario sets up, where it crashes, what it asserts afterwards and which
+capabilities it needs: "cp04.after-settle", the prefix "cp04" or the glob "cp0*.tier3". Nothing
+matching exits 3 and names the closest ids.
+  --json   print the matching scenario descriptions as JSON`,
 
   verify: `
 Usage: ejc verify <report.json> [--rerun]
@@ -101,4 +113,14 @@ seed, selection and harness version) into <dir>/report.json. Its outcome digest 
 an unsharded run produces. Exits with the merged report's verdict code.
   --out <dir>   where to write the merged report (required)
   --junit <f>   also write JUnit XML of the merged report`,
+
+  report: `
+Usage: ejc report <report.json> --html <file>
+
+Writes one self-contained HTML page of the report: the verdict, the implementation and harness, filters
+by verdict and family, every scenario with its assertions (expected against actual, the contract clause),
+and each trial's timeline: driver processes, operations, announced crash points, kills with their signal,
+restarts, target writes and disclosures. It loads nothing from the network; open the file in a browser.
+A report that does not verify is still rendered, with the problems on top, and exits 1.
+  --html <file>   where to write the page (required)`,
 };

@@ -12,6 +12,7 @@ export type EjcErrorCode =
   | 'report_invalid'
   | 'report_unreadable'
   | 'scenario_unknown'
+  | 'harness_requirement'
   | 'internal';
 
 /** The one error class the harness throws; `code` is stable and documented. */

@@ -14,6 +14,7 @@ import { reportVerdict, summarize, sumCounts } from '../reports/derive.js';
 import { sealReport } from '../reports/seal.js';
 import { claimBoundary } from '../reports/boundary.js';
 import { allScenarios } from '../scenarios/catalog.js';
+import { DEFAULT_TIMEOUT_MS } from './defaults.js';
 
 export interface RunOptions {
   launch: Launch;
@@ -22,7 +23,15 @@ export interface RunOptions {
   seed: number;
   shard: { index: number; count: number } | null;
   expectFailures: ReadonlySet<string>;
+  /** The --expect-failures file as given, so a listed scenario's reproduce command carries it. */
+  expectFailuresFile?: string;
+  /** Scenario id globs left out of the selection (before sharding). */
+  excludePatterns?: string[];
   keep: 'all' | 'failed' | 'none';
+  /** Keep every trial's wire transcript, even where the trial directory is not kept. */
+  transcripts?: boolean;
+  /** Where report.json will be written, for its `reproduce.verify` command. */
+  reportPath?: string | null;
   timeoutMs: number;
   /** Scenarios run concurrently (default: one per core); the report is the same for every value. */
   jobs?: number;
@@ -46,7 +55,8 @@ export function defaultLaunch(options: Record<string, string> = {}): Launch {
 /** Runs the matrix and returns the sealed report; usage problems throw EjcError before any trial. */
 export async function runConformance(options: RunOptions): Promise<Report> {
   const startedAt = new Date();
-  const selected = selectScenarios(allScenarios(), options.scenarioPatterns, options.tags, options.shard);
+  const exclude = options.excludePatterns ?? [];
+  const selected = selectScenarios(allScenarios(), options.scenarioPatterns, options.tags, options.shard, exclude);
   for (const id of options.expectFailures) {
     if (!allScenarios().some((s) => s.id === id)) throw new EjcError('usage', `--expect-failures names unknown scenario ${id}`);
   }
@@ -65,6 +75,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
       capabilities: hello.capabilities,
       expectedFailure: options.expectFailures.has(scenario.id),
       reproduce: reproduceCommand(options, scenario.id),
+      ...(options.transcripts === true ? { transcripts: true } : {}),
       onKept: (id, dir) => options.onProgress?.({ kind: 'kept', id, dir }),
       onSection: (name, id, value) => {
         (sections[name] ??= {})[id] = value;
@@ -83,7 +94,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     implementation: { name: hello.name, version: hello.version, protocolVersion: hello.protocolVersion, capabilities: sortedCaps(hello.capabilities), launch: options.launch },
     harness: { name: 'effect-journal-conformance', version: harnessVersion(), node: process.version, platform: `${process.platform}-${process.arch}` },
     seed: options.seed,
-    selection: { scenarios: [...options.scenarioPatterns], tags: [...options.tags], shard: options.shard },
+    selection: { scenarios: [...options.scenarioPatterns], tags: [...options.tags], shard: options.shard, ...(exclude.length > 0 ? { exclude: [...exclude] } : {}) },
     startedAt: startedAt.toISOString(),
     finishedAt: finishedAt.toISOString(),
     durationMs: finishedAt.getTime() - startedAt.getTime(),
@@ -92,7 +103,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     counts: sumCounts(results.flatMap((r) => r.trials)),
     scenarios: results,
     sections,
-    reproduce: { run: ['npx ejc', ...options.argv.map(shellQuote)].join(' ').trim(), verify: 'npx ejc verify report.json' },
+    reproduce: { run: ['npx ejc', ...options.argv.map(shellQuote)].join(' ').trim(), verify: `npx ejc verify ${shellQuote(options.reportPath ?? 'report.json')}` },
     boundary: claimBoundary(),
   });
 }
@@ -120,11 +131,17 @@ export async function probe(launch: Launch, timeoutMs: number): Promise<HelloRes
   return handle.hello;
 }
 
-/** The exact command that re-runs one scenario with the same implementation and seed. */
-export function reproduceCommand(options: Pick<RunOptions, 'launch' | 'seed'>, id: string): string {
+/**
+ * The exact command that re-runs one scenario with the same outcome: the implementation and its
+ * options, the seed, a non-default timeout, and the expect-failures file when it lists the scenario.
+ */
+export function reproduceCommand(options: Pick<RunOptions, 'launch' | 'seed'> & Partial<Pick<RunOptions, 'timeoutMs' | 'expectFailures' | 'expectFailuresFile'>>, id: string): string {
   const impl = options.launch.kind === 'command' ? `--cmd ${shellQuote(options.launch.command)}` : options.launch.module === REFERENCE_MODULE ? '' : `--impl ${shellQuote(options.launch.module)}`;
   const implOptions = options.launch.kind === 'module' ? Object.entries(options.launch.options).map(([k, v]) => `--impl-option ${shellQuote(`${k}=${v}`)}`) : [];
-  return ['npx ejc run', impl, ...implOptions, `--scenario ${shellQuote(id)}`, `--seed ${options.seed}`, '--keep-failed'].filter((p) => p !== '').join(' ');
+  const timeout = options.timeoutMs === undefined || options.timeoutMs === DEFAULT_TIMEOUT_MS ? '' : `--timeout ${options.timeoutMs}`;
+  const listed = options.expectFailuresFile !== undefined && options.expectFailures?.has(id) === true;
+  const expect = listed ? `--expect-failures ${shellQuote(options.expectFailuresFile!)}` : '';
+  return ['npx ejc run', impl, ...implOptions, `--scenario ${shellQuote(id)}`, `--seed ${options.seed}`, timeout, expect, '--keep-failed'].filter((p) => p !== '').join(' ');
 }
 
 function shellQuote(s: string): string {

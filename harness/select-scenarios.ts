@@ -11,15 +11,18 @@ export interface Selectable {
  * Filters by id globs (any match; empty = all) and tags (any match; empty = all), then keeps shard
  * `index` of `count`: the i-th id in sorted order goes to shard (i mod count) + 1. Keeps catalog order.
  * A glob or tag that matches no scenario at all is a scenario_unknown error (a typo must not select nothing).
+ * `exclude` globs drop matching ids before sharding; one that matches nothing is an error too.
  */
 export function selectScenarios<T extends Selectable>(
   all: readonly T[],
   patterns: readonly string[],
   tags: readonly string[],
   shard: { index: number; count: number } | null,
+  exclude: readonly string[] = [],
 ): T[] {
   const globs = patterns.map((p) => ({ pattern: p, regex: globToRegExp(p) }));
-  for (const g of globs) {
+  const excluded = exclude.map((p) => ({ pattern: p, regex: globToRegExp(p) }));
+  for (const g of [...globs, ...excluded]) {
     if (!all.some((s) => g.regex.test(s.id))) {
       throw new EjcError('scenario_unknown', `no scenario matches ${g.pattern}${suggest(all.map((s) => s.id), g.pattern)}`);
     }
@@ -29,7 +32,10 @@ export function selectScenarios<T extends Selectable>(
     if (!knownTags.has(t)) throw new EjcError('scenario_unknown', `no scenario has tag ${t}${suggest([...knownTags], t)}`);
   }
   const filtered = all.filter(
-    (s) => (globs.length === 0 || globs.some((g) => g.regex.test(s.id))) && (tags.length === 0 || tags.some((t) => s.tags.includes(t))),
+    (s) =>
+      (globs.length === 0 || globs.some((g) => g.regex.test(s.id))) &&
+      (tags.length === 0 || tags.some((t) => s.tags.includes(t))) &&
+      !excluded.some((g) => g.regex.test(s.id)),
   );
   if (shard === null) return filtered;
   checkShard(shard);
@@ -47,10 +53,18 @@ export function parseShard(text: string): { index: number; count: number } {
   return shard;
 }
 
-/** Up to `limit` candidates nearest to `query` by edit distance (prefix matches first). */
-export function closestIds(candidates: string[], query: string, limit = 3): string[] {
+/**
+ * Up to `limit` candidates near `query` (prefix matches first, then by edit distance). Only near typos
+ * count: a candidate more than a third of the query's length away is no suggestion at all.
+ */
+export function closestIds(candidates: string[], query: string, limit = 3, options: { prefixOnly?: boolean } = {}): string[] {
+  const near = Math.max(1, Math.floor(query.length / 3));
+  // A glob's literal part is a prefix of what it meant: compare it with the ids' beginnings, not the whole ids.
+  const distance = (id: string): number =>
+    options.prefixOnly === true ? Math.min(...[0, 1, 2].map((d) => editDistance(id.slice(0, query.length - 1 + d), query))) : editDistance(id, query);
   return candidates
-    .map((id) => ({ id, score: id.startsWith(query) || query.startsWith(id) ? -1 : editDistance(id, query) }))
+    .map((id) => ({ id, score: query !== '' && (id.startsWith(query) || query.startsWith(id)) ? -1 : distance(id) }))
+    .filter((c) => c.score <= near)
     .sort((a, b) => a.score - b.score || (a.id < b.id ? -1 : 1))
     .slice(0, limit)
     .map((c) => c.id);
@@ -68,8 +82,15 @@ function checkShard(shard: { index: number; count: number }): void {
   }
 }
 
+/** The ids near a query that matched nothing: for a glob, near its literal beginning. */
+export function nearIds(candidates: string[], query: string): string[] {
+  const wild = /[*?]/.test(query);
+  const literal = wild ? query.slice(0, query.search(/[*?]/)) : query;
+  return literal === '' ? [] : closestIds(candidates, literal, 3, { prefixOnly: wild });
+}
+
 function suggest(candidates: string[], query: string): string {
-  const near = closestIds(candidates, query.replace(/[*?]/g, ''));
+  const near = nearIds(candidates, query);
   return near.length === 0 ? '' : ` (closest: ${near.join(', ')})`;
 }
 

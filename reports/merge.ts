@@ -56,7 +56,7 @@ function checkSameRun(reports: Report[]): void {
     ['implementation', (r) => r.implementation],
     ['seed', (r) => r.seed],
     ['harness version', (r) => [r.harness.name, r.harness.version]],
-    ['scenario selection', (r) => [r.selection.scenarios, r.selection.tags]],
+    ['scenario selection', (r) => [r.selection.scenarios, r.selection.tags, r.selection.exclude ?? []]],
     ['schema', (r) => r.schema],
   ];
   for (const [what, pick] of same) {
