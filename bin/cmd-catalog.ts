@@ -75,14 +75,16 @@ export async function loadCatalog(): Promise<ScenarioInfo[]> {
 }
 
 /**
- * Left-aligned columns separated by two spaces. Given a width, columns are cut from the last one
- * backwards (each keeps at least a few characters) so that no line wraps; cut cells end in "…".
+ * Left-aligned columns separated by two spaces. Given a width, the tags, title and spec columns are cut
+ * in that order (each keeps a few characters) so that no line wraps; cut cells end in "…".
  */
 export function table(rows: string[][], width = Infinity): string {
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
   const MIN = [12, 6, 6, 10];
   let over = widths.reduce((a, b) => a + b, 0) + 2 * (widths.length - 1) - (width - 1);
-  for (let c = widths.length - 1; c >= 0 && over > 0; c--) {
+  // Tags go first (ejc list --tag filters by them anyway), then the title, then the spec; the id is what one types.
+  for (const c of [2, 3, 1, 0].filter((i) => i < widths.length)) {
+    if (over <= 0) break;
     const cut = Math.min(over, Math.max(0, widths[c]! - (MIN[c] ?? 6)));
     widths[c] = widths[c]! - cut;
     over -= cut;

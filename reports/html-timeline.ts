@@ -61,7 +61,7 @@ function svg(evs: Ev[]): string {
     lastTick = i;
     parts.push(`<text class="tick" x="${x(i)}" y="${height - 6}" text-anchor="middle">${e.t < 1000 ? `${Math.round(e.t)}ms` : `${(e.t / 1000).toFixed(2)}s`}</text>`);
   });
-  return `<div class="scroll"><svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img">${parts.join('')}</svg></div>`;
+  return `<div class="scroll"><svg width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img">${parts.join('')}</svg></div>`;
 }
 
 function marker(e: Ev, x: number, y: number, height: number): string {
@@ -79,7 +79,7 @@ function marker(e: Ev, x: number, y: number, height: number): string {
     case 'resume':
       return `<g class="ev resume">${tip}<path d="M${x - 4} ${y - 5}L${x + 5} ${y}L${x - 4} ${y + 5}Z"/></g>`;
     case 'kill':
-      return `<g class="ev kill">${tip}<path d="M${x - 7} ${y - 7}L${x + 7} ${y + 7}M${x + 7} ${y - 7}L${x - 7} ${y + 7}"/>${label(`${e.detail ?? 'kill'} at ${(e.name ?? '?').replace(/^boundary:/, '')}`, 'bad')}</g>`;
+      return `<g class="ev kill">${tip}<path d="M${x - 7} ${y - 7}L${x + 7} ${y + 7}M${x + 7} ${y - 7}L${x - 7} ${y + 7}"/>${label(`${e.detail ?? 'kill'} at ${(e.name ?? '?').replace(/^(boundary|point):/, '')}`, 'bad')}</g>`;
     case 'exit':
       return `<g class="ev exit">${tip}<line x1="${x}" x2="${x}" y1="${y - 9}" y2="${y + 9}"/></g>`;
     case 'start':
