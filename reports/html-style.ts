@@ -66,6 +66,7 @@ tr.bad td:first-child { border-left: 3px solid var(--fail); }
 .timeline .life.killed { stroke: #fa4549; }
 .timeline .label { fill: var(--muted); }
 .timeline .tick { fill: var(--muted); font-size: 9px; }
+.timeline .proc { fill: var(--ink); font-size: 9px; text-anchor: end; }
 .timeline .label.bad { fill: var(--fail); font-weight: 700; } .timeline .label.point { fill: #8250df; font-weight: 600; } .timeline .label.warn { fill: #bc4c00; }
 .ev.request circle { fill: #fff; stroke: #0969da; stroke-width: 2; } .ev.result circle { fill: #0969da; }
 .ev.error circle { fill: #fb8f44; stroke: #bc4c00; } .ev.crashpoint path { fill: #8250df; }

@@ -34,8 +34,13 @@ function readEvent(value: unknown): Ev | null {
 function svg(evs: Ev[]): string {
   const drivers = [...new Set(evs.map((e) => e.driver).filter((d): d is string => d !== null))];
   const hasWorld = evs.some((e) => e.kind === 'target');
-  const lanes = [...drivers, ...(hasWorld ? ['targets'] : [])];
-  const laneY = (lane: string | null): number => TOP + (lanes.indexOf(lane ?? 'targets') + 0.5) * LANE;
+  const spans = drivers.map((d) => {
+    const exit = evs.findIndex((e) => e.driver === d && e.kind === 'exit');
+    return { driver: d, from: evs.findIndex((e) => e.driver === d), to: exit < 0 ? evs.length - 1 : exit, killed: evs.some((e) => e.driver === d && e.kind === 'kill') };
+  });
+  const { lanes, laneOf } = packLanes(spans);
+  if (hasWorld) lanes.push('targets');
+  const laneY = (driver: string | null): number => TOP + ((driver === null ? lanes.length - 1 : laneOf.get(driver) ?? 0) + 0.5) * LANE;
   const x = (i: number): number => LEFT + i * STEP + STEP / 2;
   const width = LEFT + evs.length * STEP + 40;
   const height = TOP + lanes.length * LANE + AXIS;
@@ -44,13 +49,14 @@ function svg(evs: Ev[]): string {
     const y = TOP + i * LANE;
     parts.push(`<rect class="lane${i % 2}" x="0" y="${y}" width="${width}" height="${LANE}"/>`, `<text class="lane-label" x="8" y="${y + LANE / 2 + 4}">${esc(lane)}</text>`);
   });
-  // A driver's lifetime: from its start to its exit (or the end of the record).
-  for (const d of drivers) {
-    const from = evs.findIndex((e) => e.driver === d);
-    const exit = evs.findIndex((e) => e.driver === d && e.kind === 'exit');
-    const to = exit < 0 ? evs.length - 1 : exit;
-    const killed = evs.some((e) => e.driver === d && e.kind === 'kill');
-    parts.push(`<line class="life${killed ? ' killed' : ''}" x1="${x(from)}" x2="${x(to)}" y1="${laneY(d)}" y2="${laneY(d)}"/>`);
+  // Each driver process's lifetime, from its start to its exit (or the end of the record), numbered as in the report.
+  for (const s of spans) {
+    const y = laneY(s.driver);
+    const number = /#\d+$/.exec(s.driver)?.[0] ?? s.driver;
+    parts.push(
+      `<g class="process"><title>${esc(`${s.driver}${s.killed ? ': killed' : ''}`)}</title><line class="life${s.killed ? ' killed' : ''}" x1="${x(s.from)}" x2="${x(s.to)}" y1="${y}" y2="${y}"/>`,
+      `<text class="proc" x="${x(s.from) - 4}" y="${y - 8}">${esc(number)}</text></g>`,
+    );
   }
   evs.forEach((e, i) => parts.push(marker(e, x(i), e.kind === 'target' ? laneY(null) : laneY(e.driver), height)));
   // The x axis is the order of events, not time (a 500 ms start-up would squash the rest); ticks give the times.
@@ -62,6 +68,21 @@ function svg(evs: Ev[]): string {
     parts.push(`<text class="tick" x="${x(i)}" y="${height - 6}" text-anchor="middle">${e.t < 1000 ? `${Math.round(e.t)}ms` : `${(e.t / 1000).toFixed(2)}s`}</text>`);
   });
   return `<div class="scroll"><svg width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" role="img">${parts.join('')}</svg></div>`;
+}
+
+// One lane per driver role (`primary`, `victim`): a restarted process continues its predecessor's lane,
+// and only processes of one role alive at the same time need lanes of their own.
+function packLanes(spans: ReadonlyArray<{ driver: string; from: number; to: number }>): { lanes: string[]; laneOf: Map<string, number> } {
+  const lanes: Array<{ role: string; until: number }> = [];
+  const laneOf = new Map<string, number>();
+  for (const s of spans) {
+    const role = s.driver.replace(/#\d+$/, '');
+    let i = lanes.findIndex((l) => l.role === role && l.until < s.from);
+    if (i < 0) i = lanes.push({ role, until: s.to }) - 1;
+    else lanes[i]!.until = s.to;
+    laneOf.set(s.driver, i);
+  }
+  return { lanes: lanes.map((l) => l.role), laneOf };
 }
 
 function marker(e: Ev, x: number, y: number, height: number): string {

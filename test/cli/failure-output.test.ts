@@ -142,7 +142,8 @@ describe('a failing run, as the HTML page shows it in Chromium', () => {
       expect((await timeline.boundingBox())!.width).toBeGreaterThan(300);
       expect(await failed.locator('.ev.kill').count()).toBe(1);
       expect(await failed.locator('.ev.restart').count()).toBe(1);
-      expect(await failed.locator('.lane-label').allTextContents()).toEqual(['primary#1', 'primary#2', 'targets']);
+      expect(await failed.locator('.lane-label').allTextContents()).toEqual(['primary', 'targets']);
+      expect(await failed.locator('.proc').allTextContents()).toEqual(['#1', '#2']);
       expect(await failed.locator('tr.bad').first().textContent()).toContain('gate decision');
       await failed.locator('.timeline').first().scrollIntoViewIfNeeded();
       const shot = join(tmp.path, 'report.png');

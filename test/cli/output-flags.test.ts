@@ -1,7 +1,8 @@
 // The CLI's smaller output contracts end to end: -h, suggestions, explain by glob, list within the terminal's width,
 // and a harness-side gap (no strace) as a warning that --require turns into an error.
-import { readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { dir } from 'tmp-promise';
 import { describe, expect, it } from 'vitest';
 import { listScenarios } from '../../scenarios/catalog.js';
@@ -33,6 +34,35 @@ describe('the CLI wiring', () => {
   });
 });
 
+describe('ejc report', () => {
+  it('renders any report file as a page, and says so when the report does not verify', async () => {
+    const tmp = await dir({ unsafeCleanup: true });
+    try {
+      const witness = fileURLToPath(new URL('../../reports/witnesses/reference-journal.seed-1.json', import.meta.url));
+      const tampered = join(tmp.path, 'tampered.json');
+      const value = JSON.parse(await readFile(witness, 'utf8')) as { verdict: string };
+      await writeFile(tampered, JSON.stringify({ ...value, verdict: 'inconclusive' }));
+      const [good, bad, missing] = await Promise.all([
+        ejc(['report', witness, '--html', join(tmp.path, 'witness.html')]),
+        ejc(['report', tampered, '--html', join(tmp.path, 'tampered.html')]),
+        ejc(['report', witness]),
+      ]);
+      expect(good.exitCode, good.stderr).toBe(0);
+      expect(good.stdout).toMatch(/^wrote .*witness\.html \(\d+ scenario\(s\)\); open file:\/\/.*witness\.html in a browser$/);
+      const page = await readFile(join(tmp.path, 'witness.html'), 'utf8');
+      expect(page).toContain('<header class="verdict conformant">');
+      expect(page).not.toContain('This report does not verify');
+      expect(bad.exitCode).toBe(1);
+      expect(bad.stdout).toContain('does not verify');
+      expect(await readFile(join(tmp.path, 'tampered.html'), 'utf8')).toContain('<strong>This report does not verify</strong>');
+      expect(missing.exitCode).toBe(3);
+      expect(missing.stderr).toContain('ejc report needs --html <file>');
+    } finally {
+      await tmp.cleanup();
+    }
+  });
+});
+
 describe('a scenario family the harness machine cannot run', () => {
   // Without strace on PATH the every-write sweep cannot run: that is about this machine, not the journal.
   const NO_STRACE = { PATH: '/nonexistent' };
@@ -42,8 +72,14 @@ describe('a scenario family the harness machine cannot run', () => {
     try {
       const summary = join(tmp.path, 'summary.md');
       await writeFile(summary, '');
-      const r = await ejc(['run', '--scenario', 'cp04.after-settle', '--scenario', 'sweep.prepare.every-write'], { env: { ...NO_STRACE, FORCE_COLOR: '1', GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary } });
+      const r = await ejc(['run', '--scenario', 'cp04.after-settle', '--scenario', 'sweep.prepare.every-write', '--transcript'], {
+        env: { ...NO_STRACE, FORCE_COLOR: '1', GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary, TMPDIR: tmp.path },
+      });
       expect(r.exitCode, r.stderr).toBe(0);
+      // --transcript keeps a passing trial's transcript, and nothing else of its directory.
+      const kept = (await readdir(tmp.path)).filter((n) => n.startsWith('ejc-cp04.after-settle-'));
+      expect(kept).toHaveLength(1);
+      expect(await readdir(join(tmp.path, kept[0]!))).toEqual(['transcript.jsonl']);
       const plain = r.stdout.replace(/\x1b\[[0-9;]*m/g, '');
       expect(r.stdout).toContain('\x1b[32m');
       expect(plain).toContain('not applicable:\n  sweep    1 scenario(s): needs strace on the harness machine (with ptrace permitted)  [harness-side]');
