@@ -13,6 +13,7 @@ export type { SectionVerifier, VerifyResult } from './reports/verify.js';
 export { sealReport, outcomeView } from './reports/seal.js';
 export { mergeReports } from './reports/merge.js';
 export { toJUnit } from './reports/junit.js';
+export { reportHtml } from './reports/html.js';
 export { readReport } from './reports/read-report.js';
 export { claimBoundary } from './reports/boundary.js';
 export { Report as ReportSchema } from './reports/schema.js';

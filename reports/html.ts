@@ -1,5 +1,6 @@
 // The self-contained HTML page of a report: verdict, implementation, filters, every scenario's assertions and each trial's timeline.
 import { createHash } from 'node:crypto';
+import { maskText } from '../harness/masked-output.js';
 import { scenarioFamily } from './family.js';
 import { arr, definitionList, esc, jsonBlock, obj, str, token, valueHtml, type Loose } from './html-parts.js';
 import { PAGE_SCRIPT, pageStyle } from './html-style.js';
@@ -18,7 +19,7 @@ const KNOWN_TOP = new Set(['schema', 'implementation', 'harness', 'seed', 'selec
 /**
  * Renders a parsed report (read defensively: fields may be missing or newer than this code) as one
  * HTML page with no external resources; a Content-Security-Policy allows only its own style and script.
- * Not masked here: write it through harness/masked-output.ts.
+ * Masked like every artifact the harness writes (the implementation's stderr may carry anything).
  */
 export function reportHtml(report: unknown, options: HtmlOptions = {}): string {
   const r = obj(report);
@@ -35,16 +36,16 @@ export function reportHtml(report: unknown, options: HtmlOptions = {}): string {
     problemsBanner(options.problems ?? []),
     countsList(r),
     implementationSection(r, impl),
+    otherFields(r),
     filters(scenarios, families),
     '<section id="scenarios"><h2>Scenarios</h2>',
     scenarios.map(scenarioHtml).join('\n'),
     '</section>',
     sectionsHtml(r),
-    otherFields(r),
     footer(r),
     '</main>',
   ].join('\n');
-  return `<!DOCTYPE html>
+  return maskText(`<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -58,7 +59,7 @@ ${body}
 <script>${PAGE_SCRIPT}</script>
 </body>
 </html>
-`;
+`);
 }
 
 function header(r: Loose, verdict: string, impl: Loose): string {

@@ -11,7 +11,7 @@ function failingReport() {
       { name: 'writes <script>alert(1)</script>', expected: 1, actual: 2, passed: false },
       { name: 'gate', expected: 'pass', actual: 'pass', passed: true },
     ],
-    stderrTail: ['panic: </pre><b>bold</b>'],
+    stderrTail: ['panic: </pre><b>bold</b>', 'token=EJC-CANARY-0.abc123def'],
     events: [
       ev(0, 'start', { detail: 'pid 1' }),
       ev(1, 'request', { seq: 1, name: 'prepare' }),
@@ -44,7 +44,8 @@ describe('the HTML report', () => {
     expect(html).toContain('<header class="verdict nonconformant"><h1>nonconformant: reference-sqlite 0.1.0</h1>');
     expect(html).toContain('writes &lt;script&gt;alert(1)&lt;/script&gt;');
     expect(html).not.toContain('<script>alert(1)');
-    expect(html).toContain('panic: &lt;/pre&gt;&lt;b&gt;bold&lt;/b&gt;');
+    expect(html).toContain('panic: &lt;/pre&gt;&lt;b&gt;bold&lt;/b&gt;\ntoken=[masked]');
+    expect(html).not.toContain('EJC-CANARY-');
     expect(html).toMatch(/<tr class="bad"><td><span class="no">✗ failed<\/span><\/td><td>writes [^<]*<\/td><td><code>1<\/code><\/td><td><code>2<\/code><\/td><\/tr>/);
     expect(html).toContain(`<strong>Contract:</strong> ${report.scenarios[0]!.spec}`);
     expect(html).toContain('ejc run --scenario cp04.after-settle --seed 1');
