@@ -25,5 +25,11 @@ export async function publishRunOutputs(report: Report, outputs: RunOutputs): Pr
   const lines = annotationLines(report, outputs.kept);
   if (lines.length > 0) printMasked(outputs.annotations, `${lines.join('\n')}\n`);
   const summaryFile = env['GITHUB_STEP_SUMMARY'];
-  if (summaryFile !== undefined && summaryFile !== '') await appendMasked(summaryFile, stepSummary(report, outputs.reportPath));
+  if (summaryFile === undefined || summaryFile === '') return;
+  try {
+    await appendMasked(summaryFile, stepSummary(report, outputs.reportPath));
+  } catch (error) {
+    // The report is written and the verdict stands; a summary the runner cannot take must not turn it into a harness error.
+    process.stderr.write(`warning: could not append the step summary to $GITHUB_STEP_SUMMARY (${summaryFile}): ${(error as Error).message}\n`);
+  }
 }

@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { matchScenarios, table, terminalWidth } from '../../bin/cmd-catalog.js';
 import { colourEnabled, createStyle } from '../../bin/colour.js';
 import { summaryText } from '../../bin/progress.js';
+import { publishRunOutputs } from '../../bin/run-outputs.js';
+import { PassThrough } from 'node:stream';
 import { closestIds, selectScenarios } from '../../harness/select-scenarios.js';
 import { reproduceCommand } from '../../harness/run-conformance.js';
 import { isHarnessSide } from '../../reports/family.js';
@@ -126,6 +128,19 @@ describe('GitHub Actions output', () => {
       '::error title=ejc failed%3A cp03.after-dispatch::cp03.after-dispatch failed: assertion failed: writes%0A✗ writes: expected 1, actual 2%0Akept: /k%0Areproduce: ejc run --scenario cp03.after-dispatch --seed 1',
       '::warning title=ejc%3A sweep not run::1 sweep scenario(s) did not run: needs strace on the harness machine (with ptrace permitted). The run proves nothing about them; --require makes this an error.',
     ]);
+  });
+
+  it('prints the annotations even when the step summary file cannot be written, and only inside GitHub Actions', async () => {
+    const capture = async (env: NodeJS.ProcessEnv): Promise<string> => {
+      const stream = new PassThrough();
+      let text = '';
+      stream.on('data', (c: Buffer) => (text += c.toString()));
+      await publishRunOutputs(failingReport(), { reportPath: null, html: null, kept: new Map(), annotations: stream, env });
+      return text;
+    };
+    const inside = await capture({ GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: '/nonexistent-dir/summary.md' });
+    expect(inside).toMatch(/^::error title=ejc failed%3A cp03\.after-dispatch::/);
+    expect(await capture({ GITHUB_STEP_SUMMARY: '/nonexistent-dir/summary.md' })).toBe('');
   });
 
   it('writes a summary whose values cannot break its markdown', () => {
