@@ -9,7 +9,7 @@ import type { Launch, ScenarioResult } from './reports/schema.js';
 import { DEFAULT_SEED, DEFAULT_TIMEOUT_MS } from './harness/defaults.js';
 import { failedAssertions, stderrTail } from './reports/failure-text.js';
 import { inGitHubActions, scenarioAnnotation } from './reports/github-actions.js';
-import { printMasked } from './harness/masked-output.js';
+import { maskText, printMasked } from './harness/masked-output.js';
 
 export interface ConformanceSuiteOptions {
   /** Path of a JavaScript adapter module exporting `createJournal` (relative to the working directory). */
@@ -39,7 +39,7 @@ export class ConformanceFailure extends Error {
     /** The trial directories kept for it (each holds transcript.jsonl). */
     readonly kept: readonly string[] = [],
   ) {
-    super(describeFailure(result, kept));
+    super(maskText(describeFailure(result, kept)));
     this.name = 'ConformanceFailure';
   }
 }

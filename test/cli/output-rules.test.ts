@@ -1,7 +1,7 @@
 // The output rules in-process: colour, the terminal summary, table fitting, explain matching, suggestions, --exclude, GitHub escaping.
 import { describe, expect, it } from 'vitest';
 import { matchScenarios, table, terminalWidth } from '../../bin/cmd-catalog.js';
-import { colourEnabled, createStyle } from '../../bin/colour.js';
+import { canRedraw, colourEnabled, createStyle } from '../../bin/colour.js';
 import { summaryText } from '../../bin/progress.js';
 import { publishRunOutputs } from '../../bin/run-outputs.js';
 import { PassThrough } from 'node:stream';
@@ -38,6 +38,8 @@ describe('colour', () => {
     expect(colourEnabled(tty, { FORCE_COLOR: '0' })).toBe(false);
     expect(colourEnabled(tty, { FORCE_COLOR: 'false', NO_COLOR: '' })).toBe(false);
     expect(colourEnabled(pipe, { FORCE_COLOR: '', NO_COLOR: '1' })).toBe(true);
+    // The updating progress line moves the cursor: never on TERM=dumb, never into a pipe.
+    expect([canRedraw(tty, {}), canRedraw(tty, { TERM: 'dumb' }), canRedraw(pipe, {})]).toEqual([true, false, false]);
   });
 
   it('colours the summary only when enabled', () => {
