@@ -68,8 +68,8 @@ export class TrialContext {
   async driver(label = 'primary', options: { journalDir?: string; launch?: Launch } = {}): Promise<JournalClient> {
     this.#driverCount += 1;
     const journalDir = options.journalDir ?? join(this.dir, 'journal');
-    // One restart per kill: the first driver started on the directory a killed driver left behind.
     const name = `${label}#${this.#driverCount}`;
+    // One restart per kill: the first driver started on the directory a killed driver left behind.
     if (this.#awaitingRestart.delete(journalDir)) {
       this.tally.restarts += 1;
       this.world.nextGeneration();
