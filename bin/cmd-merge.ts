@@ -32,5 +32,5 @@ export async function mergeCommand(argv: string[]): Promise<number> {
       `(${s.passed} passed, ${s.failed} failed, ${s.inconclusive} inconclusive, ${s.notApplicable} not applicable)\n` +
       `outcomeDigest ${merged.outcomeDigest}\n`,
   );
-  return exitCodeFor(merged.verdict);
+  return exitCodeFor(merged);
 }

@@ -54,7 +54,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   const junit = stringValue(parsed, 'junit');
   if (junit !== undefined) await writeFileAtomic(junit, toJUnit(report));
   process.stdout.write(json ? `${JSON.stringify(report, null, 2)}\n` : summaryText(report, reportPath));
-  return exitCodeFor(report.verdict);
+  return exitCodeFor(report);
 }
 
 /** RunOptions from flags, with launch null for "the reference journal"; an inconsistency is a usage error saying what to change. */

@@ -17,10 +17,13 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
 
 const EXIT_CODES = `
 Exit codes:
-  0  conformant (verify: the report is valid)
-  1  nonconformant (verify: the report has problems; each is printed)
+  0  conformant, or every failure was listed in --expect-failures (the verdict still says
+     nonconformant and lists them) (verify: the report is valid)
+  1  nonconformant: a failure not listed as expected, or a listed one that now passes (stale)
+     (verify: the report has problems; each is printed)
   2  inconclusive: a planned crash was not observed, nothing passed, or a trial could not decide
-  3  harness or usage error (bad flag, unknown scenario, missing adapter, unreadable report)`;
+  3  harness or usage error (bad flag or output path, unknown scenario, missing adapter, unreadable
+     report, a full disk or another failure of the harness's own environment)`;
 
 const OVERVIEW = `
 ejc: crash-injection conformance harness for effect journals
@@ -54,7 +57,8 @@ Selection:
   --tag <tag>            run scenarios with this tag; repeatable; default all
   --shard <i>/<n>        run only shard i of n (ids in sorted order, the k-th goes to shard (k mod n)+1)
   --expect-failures <f>  a file of scenario ids expected to fail, one per line, # starts a comment;
-                         such a failure is reported as expected, and a pass as stale (nonconformant)
+                         such a failure is reported as expected (the verdict stays nonconformant,
+                         the exit code is 0 when every failure is listed), a pass as stale (exit 1)
 
 Run:
   --seed <n>             the seed of every random choice (default ${DEFAULT_SEED}, so runs repeat by default)

@@ -1,5 +1,6 @@
 // Progress while a run goes (one updating line on a terminal, plain lines in logs) and the summary after it.
 import type { ProgressEvent } from '../harness/run-conformance.js';
+import { gateOutcome } from '../reports/derive.js';
 import type { Report, ScenarioResult } from '../reports/schema.js';
 
 export interface Progress {
@@ -71,6 +72,12 @@ export function summaryText(report: Report, reportPath: string | null): string {
   if (bad.length > 0) {
     lines.push('', 'not passing:');
     for (const x of bad) lines.push(`  ${x.id}  ${x.verdict}: ${why(x)}`, `    reproduce: ${x.reproduce}`);
+  }
+  const known = report.scenarios.filter((x) => x.verdict === 'expected_failure');
+  if (known.length > 0) {
+    lines.push('', 'failing as expected (listed in --expect-failures; the journal still fails them):');
+    for (const x of known) lines.push(`  ${x.id}: ${why(x)}`);
+    if (gateOutcome(report.summary) === 'known_failures') lines.push('every failure is listed as expected: exit 0, the verdict stays nonconformant');
   }
   lines.push('', reportPath === null ? 'report not written (use --out <dir>)' : `report: ${reportPath}`);
   lines.push(`outcomeDigest ${report.outcomeDigest}`, `verify: ${report.reproduce.verify}`);

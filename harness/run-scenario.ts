@@ -7,7 +7,7 @@ import { createTrialDir } from './trial-dir.js';
 import { deriveSeed } from './rng.js';
 import type { Capabilities } from './protocol/schemas.js';
 import type { Launch, ScenarioResult, Trial } from '../reports/schema.js';
-import { inconclusiveCause, scenarioVerdict, trialVerdict } from '../reports/derive.js';
+import { scenarioVerdict, trialHeadline, trialVerdict } from '../reports/derive.js';
 import { missingNeed, type Scenario } from '../scenarios/define.js';
 
 export interface ScenarioRunOptions {
@@ -34,8 +34,7 @@ export async function runScenario(scenario: Scenario, options: ScenarioRunOption
   }
   const trial = await runTrial(scenario, options);
   const verdict = scenarioVerdict([trial], { expectedFailure: options.expectedFailure });
-  const firstFailed = trial.assertions.find((a) => !a.passed);
-  const reason = trial.verdict === 'inconclusive' ? inconclusiveCause(trial) : firstFailed ? `assertion failed: ${firstFailed.name}` : null;
+  const reason = trialHeadline(trial);
   return { ...base, verdict, reason, trials: [trial], durationMs: Date.now() - started };
 }
 

@@ -28,6 +28,12 @@ export const Assertion = z.object({
   expected: z.unknown(),
   actual: z.unknown(),
   passed: z.boolean(),
+  /**
+   * Set on a failure that stands on its own: the journal's own answer broke a clause (an error where
+   * the contract needs a result, no durable write inside prepare, a crash point announced in the
+   * wrong operation, a planted secret echoed), so it decides the trial even when a planned kill is missing.
+   */
+  conclusive: z.literal(true).optional(),
 });
 
 export const Kill = z.object({
