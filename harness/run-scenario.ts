@@ -49,7 +49,7 @@ async function runTrial(scenario: Scenario, options: ScenarioRunOptions): Promis
     await scenario.trial(t);
     clean = true;
   } catch (err) {
-    classifyFailure(t, err, violations);
+    classifyFailure(t, scenario, err, violations);
   } finally {
     if (clean) await t.closeAll();
     else await t.killAll();
@@ -83,10 +83,16 @@ async function runTrial(scenario: Scenario, options: ScenarioRunOptions): Promis
   return trial;
 }
 
-// A journal that answers an error where the contract needs a result fails; a broken protocol, a hang or a crash nobody planned is inconclusive.
-function classifyFailure(t: TrialContext, err: unknown, violations: Trial['violations']): void {
+// A journal that answers an error where the contract needs a result fails, even when that error kept a
+// planned crash from happening; a broken protocol, a hang or a crash nobody planned is inconclusive.
+function classifyFailure(t: TrialContext, scenario: Scenario, err: unknown, violations: Trial['violations']): void {
   if (err instanceof JournalOpError) {
-    t.check(`${err.op} succeeds`, 'a result', `error ${err.code}: ${err.message}`, false);
+    const name = `${err.op} answers a result, as ${scenario.spec} needs here`;
+    const actual = err.message;
+    // After a crash that went wrong the journal may be answering a state nobody planned: then the error is a consequence.
+    const untainted = t.inconclusiveReason === null && t.kills.every((k) => k.signal === 'SIGKILL');
+    if (untainted) t.failConclusively(name, 'a result', actual);
+    else t.check(name, 'a result', actual, false);
     return;
   }
   if (err instanceof ProtocolViolation) {

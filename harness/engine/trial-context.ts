@@ -10,7 +10,7 @@ import { createRng, type Rng } from '../rng.js';
 import { TargetWorld } from '../world/targets.js';
 import { EventLog } from './event-log.js';
 import { JournalClient } from './journal-client.js';
-import { CrashInjected, describePlan, type CrashPlan } from './crash-plan.js';
+import { CrashInjected, describePlan, operationOfPoint, type CrashPlan } from './crash-plan.js';
 
 export interface TrialSetup {
   readonly id: string;
@@ -126,6 +126,27 @@ export class TrialContext {
     if (plan.driver !== undefined && !client.label.startsWith(plan.driver)) return false;
     this.#pointHits += 1;
     return this.#pointHits === (plan.occurrence ?? 1);
+  }
+
+  /**
+   * True when a driver announces the planned crash point inside an operation the point does not
+   * belong to (`prepare.before-commit` during settle): recorded once as a conclusive failure, since
+   * a kill there would not be the crash the scenario plans.
+   */
+  pointInWrongOperation(point: string, op: string, client: JournalClient): boolean {
+    const plan = this.#plan;
+    if (!plan || plan.kind !== 'point' || plan.point !== point) return false;
+    if (plan.driver !== undefined && !client.label.startsWith(plan.driver)) return false;
+    const owner = operationOfPoint(point);
+    if (owner === null || owner === op) return false;
+    const name = `crash point ${point} is announced inside ${owner}, where the contract places it`;
+    if (!this.assertions.some((a) => a.name === name)) this.assertions.push({ name, expected: `announced during ${owner}`, actual: `announced during ${op}`, passed: false, conclusive: true });
+    return true;
+  }
+
+  /** Records a failure that stands on its own (see Assertion.conclusive): the journal's answer broke `clause`. */
+  failConclusively(name: string, expected: unknown, actual: unknown): void {
+    this.assertions.push({ name, expected: jsonSafe(expected), actual: jsonSafe(actual), passed: false, conclusive: true });
   }
 
   /** SIGKILLs a driver's process group and records the kill with the signal actually observed. */
