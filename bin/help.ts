@@ -14,6 +14,12 @@ export type CommandName = (typeof COMMAND_NAMES)[number];
 export const DEFAULT_SEED = 1;
 /** The per-operation timeout when --timeout is not given. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
+/** Seeds are 32-bit (the generator's state): a larger one would silently repeat a smaller seed's run. */
+export const MAX_SEED = 2 ** 32 - 1;
+/** Node timers hold at most 2^31-1 ms; a longer timeout would wrap to 1 ms. */
+export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+/** Each lane runs its own driver processes; beyond this a machine runs out of processes before it runs faster. */
+export const MAX_JOBS = 256;
 
 const EXIT_CODES = `
 Exit codes:
@@ -50,6 +56,10 @@ what must hold. Progress goes to stderr; a summary table (or, with --json, only 
 Implementation (default: the bundled reference journal):
   --impl <module>        a JavaScript adapter module exporting createJournal (or a default factory)
   --impl-option <k=v>    an option passed to the adapter's factory; repeatable (only with --impl)
+  --impl-secret <k=v>    an option whose value is secret (a password, a token): passed to the adapter like
+                         --impl-option, but through the driver's environment, never its argv; masked in every
+                         output and never recorded (reproduce commands read it from $EJC_IMPL_SECRET_<K>);
+                         k=env:VAR reads the value from $VAR, so it is not in ejc's own argv either
   --cmd <command>        a command that speaks the ejc wire protocol on stdin/stdout (any language)
 
 Selection:
@@ -61,15 +71,15 @@ Selection:
                          the exit code is 0 when every failure is listed), a pass as stale (exit 1)
 
 Run:
-  --seed <n>             the seed of every random choice (default ${DEFAULT_SEED}, so runs repeat by default)
-  --timeout <ms>         per-operation timeout (default ${DEFAULT_TIMEOUT_MS})
-  --jobs <n>             scenarios run concurrently (default: one per core); the report is the same for any n
+  --seed <n>             the seed of every random choice, 0 to ${MAX_SEED} (default ${DEFAULT_SEED}, so runs repeat by default)
+  --timeout <ms>         per-operation timeout, 1 to ${MAX_TIMEOUT_MS} (default ${DEFAULT_TIMEOUT_MS})
+  --jobs <n>             scenarios run concurrently, 1 to ${MAX_JOBS} (default: one per core); the report is the same for any n
   --keep                 keep every trial directory
   --keep-failed          keep the directories of failed and inconclusive trials
 
-Output:
-  --out <dir>            write <dir>/report.json (the witness artifact; written atomically)
-  --junit <file>         also write JUnit XML
+Output (checked before the first trial; written atomically and durably, secrets masked):
+  --out <dir>            write <dir>/report.json (the witness artifact)
+  --junit <file>         also write JUnit XML (another file than the report)
   --json                 print only the report JSON on stdout
 
 Example:

@@ -53,7 +53,7 @@ export function createProgress(stream: NodeJS.WriteStream, env: NodeJS.ProcessEn
 }
 
 /** The human summary: verdict, per-verdict counts, the witness counts, and how to reproduce each failing scenario. */
-export function summaryText(report: Report, reportPath: string | null): string {
+export function summaryText(report: Report, reportPath: string | null, intendedPath: string | null = null): string {
   const s = report.summary;
   const c = report.counts;
   const lines = [
@@ -79,7 +79,7 @@ export function summaryText(report: Report, reportPath: string | null): string {
     for (const x of known) lines.push(`  ${x.id}: ${why(x)}`);
     if (gateOutcome(report.summary) === 'known_failures') lines.push('every failure is listed as expected: exit 0, the verdict stays nonconformant');
   }
-  lines.push('', reportPath === null ? 'report not written (use --out <dir>)' : `report: ${reportPath}`);
+  lines.push('', reportPath !== null ? `report: ${reportPath}` : intendedPath !== null ? `report NOT written to ${intendedPath} (see the error below)` : 'report not written (use --out <dir>)');
   lines.push(`outcomeDigest ${report.outcomeDigest}`, `verify: ${report.reproduce.verify}`);
   return `${lines.join('\n')}\n`;
 }

@@ -12,6 +12,9 @@ export type EjcErrorCode =
   | 'report_invalid'
   | 'report_unreadable'
   | 'scenario_unknown'
+  | 'output_invalid'
+  | 'output_write_failed'
+  | 'environment'
   | 'internal';
 
 /** The one error class the harness throws; `code` is stable and documented. */

@@ -83,7 +83,13 @@ export const ScenarioResult = z.object({
 });
 
 export const Launch = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('module'), module: z.string().min(1), options: z.record(z.string(), z.string()) }),
+  z.object({
+    kind: z.literal('module'),
+    module: z.string().min(1),
+    options: z.record(z.string(), z.string()),
+    /** Declared-secret options (`--impl-secret`): name → the environment variable reproduce commands read it from. Never the value. */
+    secretOptions: z.record(z.string(), z.string()).optional(),
+  }),
   z.object({ kind: z.literal('command'), command: z.string().min(1) }),
 ]);
 

@@ -70,9 +70,9 @@ export async function scanCanaries(t: TrialContext, client: JournalClient, canar
   return scan.hits.length;
 }
 
-/** A fresh canary from the trial's seed. */
+/** A fresh canary from the trial's seed, planted in the trial (masked in every output, watched for in driver output). */
 export function canary(t: TrialContext): string {
-  return makeCanary(() => t.rng.next());
+  return t.secret(makeCanary(() => t.rng.next()));
 }
 
 /** Records the rows before the post-restart checks, as evidence in the report. */

@@ -20,6 +20,8 @@ export interface StartDriverOptions {
   /** When given, everything the driver writes to stderr is appended here. */
   stderrFile?: string;
   env?: Record<string, string>;
+  /** Sees every stdout and stderr chunk the driver writes, as it arrives (e.g. to find secrets the journal echoes). */
+  onOutput?: (stream: 'stdout' | 'stderr', chunk: Buffer | string) => void;
 }
 
 export interface DriverHandle {

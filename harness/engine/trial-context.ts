@@ -11,6 +11,9 @@ import { TargetWorld } from '../world/targets.js';
 import { EventLog } from './event-log.js';
 import { JournalClient } from './journal-client.js';
 import { CrashInjected, describePlan, operationOfPoint, type CrashPlan } from './crash-plan.js';
+import { EchoWatch, type EchoFinding } from '../secrets/echo-watch.js';
+import { implSecretsEnv } from '../secrets/impl-secrets.js';
+import { canaryLabel, registerSecret } from '../secrets/mask.js';
 
 export interface TrialSetup {
   readonly id: string;
@@ -19,6 +22,8 @@ export interface TrialSetup {
   readonly launch: Launch;
   readonly timeoutMs: number;
   readonly capabilities: Capabilities;
+  /** Declared-secret adapter options (`--impl-secret`): they reach each driver in its environment, never in its argv. */
+  readonly implSecrets?: Readonly<Record<string, string>>;
 }
 
 /** The evidence-collecting context every scenario trial runs in. */
@@ -44,6 +49,9 @@ export class TrialContext {
   readonly #drivers = new Set<DriverHandle>();
   readonly #awaitingRestart = new Set<string>();
   readonly #stderr: string[] = [];
+  readonly #echo = new EchoWatch();
+  readonly #journalDirs = new Set<string>();
+  readonly #driverEnv: Record<string, string> | undefined;
   #plan: CrashPlan | null = null;
   #pointHits = 0;
   #boundaryHits = 0;
@@ -59,6 +67,28 @@ export class TrialContext {
     this.capabilities = setup.capabilities;
     this.#launch = setup.launch;
     this.#timeoutMs = setup.timeoutMs;
+    this.#driverEnv = implSecretsEnv(setup.implSecrets);
+  }
+
+  /**
+   * Plants a secret in this trial: masked in everything the harness writes, and a failure of the
+   * secrets clause if any driver repeats it on stdout or stderr. Use it for every canary a scenario
+   * or a generator creates (not for values a journal may legitimately return, such as a run result).
+   */
+  secret(value: string): string {
+    registerSecret(value, canaryLabel(value));
+    this.#echo.plant(value);
+    return value;
+  }
+
+  /** Where drivers of this trial repeated a planted secret, and how many were planted. */
+  secretEchoes(): { planted: number; findings: EchoFinding[] } {
+    return { planted: this.#echo.planted, findings: this.#echo.findings() };
+  }
+
+  /** Every journal directory a driver of this trial opened: the journal's own files, not the harness's. */
+  get journalDirs(): string[] {
+    return [...this.#journalDirs];
   }
 
   /** Starts a fresh driver on the trial directory and opens the journal there; after a kill it counts as a restart. */
@@ -70,8 +100,11 @@ export class TrialContext {
       this.tally.restarts += 1;
       this.world.nextGeneration();
     }
+    this.#journalDirs.add(journalDir);
     const handle = await startDriver(options.launch ?? this.#launch, {
       label: `${label}#${this.#driverCount}`,
+      onOutput: this.#echo.tap(`${label}#${this.#driverCount}`),
+      ...(this.#driverEnv === undefined ? {} : { env: this.#driverEnv }),
       // The invoking directory, so `--cmd "python3 journal.py"` means what it says; the journal gets its directory in `open`.
       cwd: process.cwd(),
       timeoutMs: this.#timeoutMs,

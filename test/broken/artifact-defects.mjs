@@ -1,6 +1,6 @@
 // Broken journals for the artifact checks: side files with secrets, echoed secrets, and journal behaviour that
 // makes a planned crash unreachable. Each is a real bug; `broken-journal.mjs` serves them like its own defects.
-import { appendFileSync, writeSync } from 'node:fs';
+import { appendFileSync, closeSync, openSync, statfsSync, writeSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { JournalError } from '../../dist/harness/journal-interface.js';
 
@@ -22,7 +22,7 @@ export const ARTIFACT_DEFECTS = {
   // Every prepare logs its raw arguments on stderr.
   'echoes-args-on-stderr': (j, ctx) => ({
     prepare(p) {
-      writeSync(2, `debug: prepare ${p.toolId} args=${JSON.stringify(p.args)} options=${JSON.stringify(ctx.options)}\n`);
+      writeSync(2, `debug: prepare ${p.toolId} args=${JSON.stringify(p.args)} options=${JSON.stringify(ctx.options)} argv=${JSON.stringify(process.argv.slice(2))}\n`);
       return j.prepare(p);
     },
   }),
@@ -85,6 +85,29 @@ export const ARTIFACT_DEFECTS = {
       } finally {
         ctx.silence.delete('prepare.before-commit');
       }
+    },
+  }),
+  // Not a journal bug: stands in for another process filling TMPDIR in the middle of a run. It fills the
+  // file system of its trial directory, and only one smaller than 64 MiB (a test's private tmpfs).
+  'fills-tmpdir-mid-run': (j, ctx) => ({
+    prepare(p) {
+      const trialDir = dirname(ctx.dir());
+      const fs = statfsSync(trialDir);
+      if (fs.blocks * fs.bsize > 64 * 1024 * 1024) throw new JournalError('unsupported', 'refusing to fill a file system larger than 64 MiB');
+      const fd = openSync(join(trialDir, 'filler'), 'a');
+      try {
+        for (const size of [1 << 20, 1 << 12, 1]) {
+          const chunk = Buffer.alloc(size);
+          try {
+            for (;;) writeSync(fd, chunk);
+          } catch (err) {
+            if (err.code !== 'ENOSPC') throw err;
+          }
+        }
+      } finally {
+        closeSync(fd);
+      }
+      return j.prepare(p);
     },
   }),
 };
