@@ -92,7 +92,13 @@ async function runTrial(scenario: Scenario, options: ScenarioRunOptions): Promis
   const keep = options.keep === 'all' || (options.keep === 'failed' && trial.verdict !== 'passed');
   if (keep) {
     // A kept directory is for reading: what the harness wrote there (logs, ledgers, traces) is masked; the journal's own files are its evidence.
-    maskTreeSync(dir.path, (path) => t.journalDirs.some((j) => path === j));
+    try {
+      maskTreeSync(dir.path, (path) => t.journalDirs.some((j) => path === j));
+    } catch (error) {
+      // A kept directory that cannot be masked is not kept: it would hand out the secrets.
+      await dir.cleanup();
+      throw environmentError(error) ?? error;
+    }
     dir.keep();
     options.onKept?.(scenario.id, dir.path);
   } else {

@@ -21,9 +21,16 @@ export function registerSecret(value: string, label: string): void {
   if (value.length < MIN_SECRET_LENGTH) throw new RangeError(`a secret must have at least ${MIN_SECRET_LENGTH} characters to be masked safely`);
   if (registered.get(value) === label) return;
   registered.set(value, label);
+  // A canary with its usual label is masked by its shape already; only other values need a search each
+  // (so a run that plants thousands of canaries costs no more to mask than one that plants none).
   // Longest first, so a secret that contains another is masked whole.
-  ordered = [...registered].sort(([a], [b]) => b.length - a.length).map(([v, l]) => ({ value: v, json: JSON.stringify(v).slice(1, -1), mask: maskLabel(l) }));
+  ordered = [...registered]
+    .filter(([v, l]) => !(CANARY_VALUE.test(v) && l === canaryLabel(v)))
+    .sort(([a], [b]) => b.length - a.length)
+    .map(([v, l]) => ({ value: v, json: JSON.stringify(v).slice(1, -1), mask: maskLabel(l) }));
 }
+
+const CANARY_VALUE = /^EJC-CANARY-[0-9A-Za-z]+$/;
 
 /** The label of a canary: a prefix of its SHA-256, as reports already identify canaries (they are random, so the hash reveals nothing). */
 export function canaryLabel(canary: string): string {

@@ -1,5 +1,5 @@
 // Expected failures never make a report say conformant: run, verify and merge keep the verdict nonconformant and let the exit code carry "known".
-import { readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dir } from 'tmp-promise';
@@ -19,6 +19,7 @@ beforeAll(async () => {
   tmp = await dir({ unsafeCleanup: true });
   expectFile = join(tmp.path, 'known-failures.txt');
   await writeFile(expectFile, 'cp02.after-prepare.tier3\n');
+  await mkdir(join(tmp.path, 'trials'));
 });
 afterAll(async () => {
   await tmp.cleanup();
@@ -34,7 +35,7 @@ describe('--expect-failures', () => {
     const runs = [];
     for (const index of [1, 2]) {
       const out = join(tmp.path, `shard${index}`);
-      const r = await ejc(['run', ...IMPL, ...SCENARIOS, '--expect-failures', expectFile, '--shard', `${index}/2`, '--out', out]);
+      const r = await ejc(['run', ...IMPL, ...SCENARIOS, '--expect-failures', expectFile, '--shard', `${index}/2`, '--out', out], { env: { TMPDIR: join(tmp.path, 'trials') } });
       expect(r.exitCode, r.stderr).toBe(0);
       runs.push(r);
       shards.push(join(out, 'report.json'));
@@ -60,5 +61,6 @@ describe('--expect-failures', () => {
     expect(verify.exitCode, verify.stderr).toBe(0);
     expect(verify.stdout).toContain('valid nonconformant report');
     expect(verify.stdout).toContain('1 expected failure(s): cp02.after-prepare.tier3; every failure is listed as expected');
+    expect(await readdir(join(tmp.path, 'trials'))).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 // No secret leaves through the harness: a driver that echoes its canaries and its secret option fails the
 // secrets clause, and neither value appears in stdout, stderr, the report, JUnit or a kept directory.
-import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dir } from 'tmp-promise';
@@ -33,10 +33,13 @@ function filesUnder(root: string): string[] {
 describe('masking, end to end through ejc run', () => {
   it('a driver echoing planted canaries and its --impl-secret: a conclusive §11 failure, every output masked, the secret passed by environment', async () => {
     const out = join(tmp.path, 'out');
+    // A private TMPDIR: after the kept directory is removed, nothing of the run may be left in it.
+    const trials = join(tmp.path, 'trials');
+    mkdirSync(trials);
     const r = await ejc([
       'run', '--impl', BROKEN, '--impl-option', 'defect=echoes-args-on-stderr', '--impl-secret', `password=${SECRET}`,
       '--scenario', 'secrets.args-never-on-disk', '--out', out, '--junit', join(out, 'junit.xml'), '--keep-failed',
-    ]);
+    ], { env: { TMPDIR: trials } });
     expect(r.exitCode, r.stderr).toBe(1);
     kept = [...r.stderr.matchAll(/kept the trial directory of \S+: (\S+)/g)].map((m) => m[1]!);
     expect(kept).toHaveLength(1);
@@ -75,5 +78,7 @@ describe('masking, end to end through ejc run', () => {
     // The adapter got the value (the harness masked it where it was echoed), from its environment, not its argv.
     expect(log).toContain('"password":"[masked impl-secret:password]"');
     expect(/argv=(\[.*\])/.exec(log)?.[1]).not.toContain('password');
+    rmSync(kept[0]!, { recursive: true, force: true });
+    expect(readdirSync(trials)).toEqual([]);
   });
 });

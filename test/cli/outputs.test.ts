@@ -1,6 +1,6 @@
 // Output paths are checked before the first trial (one-line error, exit 3, nothing lost), numeric flags are
 // range-checked, and a closed stdout never changes the exit code.
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { execa } from 'execa';
 import { dir } from 'tmp-promise';
@@ -101,12 +101,15 @@ describe('numeric flags are range-checked', () => {
 
 describe('a closed stdout', () => {
   it('does not change the exit code of a conformant run (ejc run | head)', async () => {
-    const child = execa(process.execPath, [EJC, 'run', '--scenario', 'cp04.after-settle'], { reject: false, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe', env: { CI: 'true' } });
+    const trials = join(tmp.path, 'trials');
+    mkdirSync(trials);
+    const child = execa(process.execPath, [EJC, 'run', '--scenario', 'cp04.after-settle'], { reject: false, stdin: 'ignore', stdout: 'pipe', stderr: 'pipe', env: { CI: 'true', TMPDIR: trials } });
     // The reader goes away before ejc writes a byte: every write to stdout meets EPIPE.
     child.stdout.destroy();
     const result = await child;
     expect(result.exitCode, String(result.stderr)).toBe(0);
     expect(String(result.stderr)).toContain('[1/1] cp04.after-settle passed');
     expect(String(result.stderr)).not.toMatch(/EPIPE|internal error/);
+    expect(readdirSync(trials)).toEqual([]);
   });
 });
