@@ -1,10 +1,12 @@
 // Public entry `effect-journal-conformance/vitest`: registers the scenario matrix as vitest tests for one journal.
 import { beforeAll, describe, it } from 'vitest';
-import { probe, reproduceCommand, resolveForSpawn, defaultLaunch } from './harness/run-conformance.js';
+import { probe, reproduceCommand, resolveForSpawn, REFERENCE_MODULE } from './harness/run-conformance.js';
 import { runScenario } from './harness/run-scenario.js';
 import { selectScenarios } from './harness/select-scenarios.js';
 import { allScenarios } from './scenarios/catalog.js';
 import type { HelloResult } from './harness/protocol/schemas.js';
+import { defaultSecretEnv } from './harness/secrets/impl-secrets.js';
+import { registerSecret } from './harness/secrets/mask.js';
 import type { Launch, ScenarioResult } from './reports/schema.js';
 import { DEFAULT_SEED, DEFAULT_TIMEOUT_MS } from './harness/defaults.js';
 import { failedAssertions, stderrTail } from './reports/failure-text.js';
@@ -18,10 +20,12 @@ export interface ConformanceSuiteOptions {
   readonly cmd?: string;
   /** `--impl-option` pairs for the adapter. */
   readonly implOptions?: Readonly<Record<string, string>>;
+  /** `--impl-secret` pairs: options whose values reach the adapter through its environment and are masked in every message. */
+  readonly implSecrets?: Readonly<Record<string, string>>;
   /** Scenario id globs (default: all) and tags (default: all). */
   readonly scenarios?: readonly string[];
   readonly tags?: readonly string[];
-  /** Scenario ids your journal is known to fail; they pass while failing and fail once they pass. */
+  /** Scenario ids your journal is known to fail; they are skipped (as expected failures) while failing and fail once they pass. */
   readonly expectFailures?: readonly string[];
   /** The seed (default: the CLI's, 1). */
   readonly seed?: number;
@@ -46,7 +50,9 @@ export class ConformanceFailure extends Error {
 
 /** Registers one vitest test per selected scenario against the given journal (default: the reference journal). */
 export function conformanceSuite(options: ConformanceSuiteOptions = {}): void {
-  const launch = launchOf(options);
+  const implSecrets = { ...(options.implSecrets ?? {}) };
+  for (const [key, value] of Object.entries(implSecrets)) registerSecret(value, `impl-secret:${key}`);
+  const launch = launchOf(options, Object.keys(implSecrets));
   const seed = options.seed ?? DEFAULT_SEED;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const expected = new Set(options.expectFailures ?? []);
@@ -54,7 +60,7 @@ export function conformanceSuite(options: ConformanceSuiteOptions = {}): void {
   describe(options.name ?? `effect journal conformance (${describeLaunch(launch)})`, () => {
     let hello: HelloResult | null = null;
     beforeAll(async () => {
-      hello = await probe(resolveForSpawn(launch), timeoutMs);
+      hello = await probe(resolveForSpawn(launch), timeoutMs, implSecrets);
     }, 60_000);
     for (const scenario of selected) {
       it(scenario.id, async (ctx) => {
@@ -68,27 +74,34 @@ export function conformanceSuite(options: ConformanceSuiteOptions = {}): void {
           capabilities: hello.capabilities,
           expectedFailure: expected.has(scenario.id),
           reproduce: reproduceCommand({ launch, seed, timeoutMs }, scenario.id),
+          implSecrets,
           onKept: (_id, dir) => {
             kept.push(dir);
             process.stderr.write(`ejc: kept the trial directory of ${scenario.id}: ${dir}\n`);
           },
         });
         if (result.verdict === 'not_applicable') return ctx.skip(result.reason ?? 'not applicable');
-        if (result.verdict !== 'passed' && result.verdict !== 'expected_failure') {
+        // Skipped, not passed: the journal still fails it, and a green tick would say it conforms.
+        if (result.verdict === 'expected_failure') return ctx.skip(`expected failure (listed in expectFailures): ${result.reason ?? 'an assertion failed'}`);
+        if (result.verdict !== 'passed') {
           // Our own annotation names the scenario and its reproduce command, whatever reporters the project configured.
           if (inGitHubActions()) printMasked(process.stdout, `\n${scenarioAnnotation(result, kept)}\n`);
           throw new ConformanceFailure(result, kept);
         }
-      }, timeoutMs * 20);
+      }, Math.min(timeoutMs * 20, 2 ** 31 - 1));
     }
   });
 }
 
-function launchOf(options: ConformanceSuiteOptions): Launch {
+function launchOf(options: ConformanceSuiteOptions, secretKeys: readonly string[]): Launch {
   if (options.impl && options.cmd) throw new Error('conformanceSuite: give impl or cmd, not both');
-  if (options.cmd) return { kind: 'command', command: options.cmd };
-  if (options.impl) return { kind: 'module', module: options.impl, options: { ...(options.implOptions ?? {}) } };
-  return defaultLaunch({ ...(options.implOptions ?? {}) });
+  if (options.cmd) {
+    if (secretKeys.length > 0) throw new Error('conformanceSuite: implSecrets configure an impl adapter; a cmd implementation reads its secrets from its own environment');
+    return { kind: 'command', command: options.cmd };
+  }
+  const secretOptions = Object.fromEntries(secretKeys.map((k) => [k, defaultSecretEnv(k)]));
+  const module = options.impl ?? REFERENCE_MODULE;
+  return { kind: 'module', module, options: { ...(options.implOptions ?? {}) }, ...(secretKeys.length === 0 ? {} : { secretOptions }) };
 }
 
 function describeLaunch(launch: Launch): string {

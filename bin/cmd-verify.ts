@@ -1,6 +1,7 @@
 // `ejc verify`: re-checks a report file, and with --rerun reproduces it and compares outcome digests.
 import { execa } from 'execa';
 import { EjcError } from '../harness/errors.js';
+import { gateOutcome } from '../reports/derive.js';
 import { readReportJson } from '../reports/read-report.js';
 import { Report } from '../reports/schema.js';
 import { verifyReport } from '../reports/verify.js';
@@ -23,6 +24,11 @@ export async function verifyCommand(argv: string[]): Promise<number> {
   }
   const report = value as Report;
   process.stdout.write(`${path}: valid ${report.verdict} report (${report.scenarios.length} scenarios, contentHash ${report.contentHash})\n`);
+  const expected = report.scenarios.filter((s) => s.verdict === 'expected_failure').map((s) => s.id);
+  if (expected.length > 0) {
+    const gate = gateOutcome(report.summary) === 'known_failures' ? 'every failure is listed as expected, so its run exits 0' : 'it also has failures not listed as expected or inconclusive scenarios';
+    process.stdout.write(`  ${expected.length} expected failure(s): ${expected.join(', ')}; ${gate}\n`);
+  }
   if (!flag(parsed, 'rerun')) return EXIT.ok;
   return rerun(report);
 }

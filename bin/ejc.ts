@@ -9,6 +9,7 @@ import { mergeCommand } from './cmd-merge.js';
 import { reportCommand } from './cmd-report.js';
 import { runCommand } from './cmd-run.js';
 import { verifyCommand } from './cmd-verify.js';
+import { installStdio } from './stdio.js';
 import { EXIT } from './exit-codes.js';
 import { COMMAND_NAMES, helpText } from './help.js';
 import type { CommandName } from './help.js';
@@ -75,6 +76,8 @@ function packageVersion(): string {
   return pkg.version;
 }
 
+// Everything ejc prints is masked, and a closed stdout never turns into an exit code.
+installStdio();
 // Ctrl-C must never leave a driver group or a trial directory behind.
 installSignalCleanup();
 process.exitCode = await main(process.argv.slice(2));

@@ -1,5 +1,5 @@
 // The --help text of every command; exit codes are documented in each so CI authors find them where they look.
-import { DEFAULT_SEED, DEFAULT_TIMEOUT_MS } from '../harness/defaults.js';
+import { DEFAULT_SEED, DEFAULT_TIMEOUT_MS, MAX_JOBS, MAX_SEED, MAX_TIMEOUT_MS } from '../harness/defaults.js';
 
 /** The help text for a command, or the overview for undefined. */
 export function helpText(command: string | undefined): string {
@@ -11,14 +11,17 @@ export function helpText(command: string | undefined): string {
 export const COMMAND_NAMES = ['run', 'list', 'explain', 'verify', 'merge', 'report'] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
-export { DEFAULT_SEED, DEFAULT_TIMEOUT_MS };
+export { DEFAULT_SEED, DEFAULT_TIMEOUT_MS, MAX_JOBS, MAX_SEED, MAX_TIMEOUT_MS };
 
 const EXIT_CODES = `
 Exit codes:
-  0  conformant (verify: the report is valid)
-  1  nonconformant (verify: the report has problems; each is printed)
+  0  conformant, or every failure was listed in --expect-failures (the verdict still says
+     nonconformant and lists them) (verify: the report is valid)
+  1  nonconformant: a failure not listed as expected, or a listed one that now passes (stale)
+     (verify: the report has problems; each is printed)
   2  inconclusive: a planned crash was not observed, nothing passed, or a trial could not decide
-  3  harness or usage error (bad flag, unknown scenario, missing adapter, unreadable report)`;
+  3  harness or usage error (bad flag or output path, unknown scenario, missing adapter, unreadable
+     report, a full disk or another failure of the harness's own environment)`;
 
 const OVERVIEW = `
 ejc: crash-injection conformance harness for effect journals
@@ -46,6 +49,10 @@ what must hold. Progress goes to stderr; a summary table (or, with --json, only 
 Implementation (default: the bundled reference journal):
   --impl <module>        a JavaScript adapter module exporting createJournal (or a default factory)
   --impl-option <k=v>    an option passed to the adapter's factory; repeatable (only with --impl)
+  --impl-secret <k=v>    an option whose value is secret (a password, a token): passed to the adapter like
+                         --impl-option, but through the driver's environment, never its argv; masked in every
+                         output and never recorded (reproduce commands read it from $EJC_IMPL_SECRET_<K>);
+                         k=env:VAR reads the value from $VAR, so it is not in ejc's own argv either
   --cmd <command>        a command that speaks the ejc wire protocol on stdin/stdout (any language)
 
 Selection:
@@ -54,12 +61,13 @@ Selection:
   --exclude <glob>       leave out scenario ids matching the glob; repeatable (applied before --shard)
   --shard <i>/<n>        run only shard i of n (ids in sorted order, the k-th goes to shard (k mod n)+1)
   --expect-failures <f>  a file of scenario ids expected to fail, one per line, # starts a comment;
-                         such a failure is reported as expected, and a pass as stale (nonconformant)
+                         such a failure is reported as expected (the verdict stays nonconformant,
+                         the exit code is 0 when every failure is listed), a pass as stale (exit 1)
 
 Run:
-  --seed <n>             the seed of every random choice (default ${DEFAULT_SEED}, so runs repeat by default)
-  --timeout <ms>         per-operation timeout (default ${DEFAULT_TIMEOUT_MS})
-  --jobs <n>             scenarios run concurrently (default: one per core); the report is the same for any n
+  --seed <n>             the seed of every random choice, 0 to ${MAX_SEED} (default ${DEFAULT_SEED}, so runs repeat by default)
+  --timeout <ms>         per-operation timeout, 1 to ${MAX_TIMEOUT_MS} (default ${DEFAULT_TIMEOUT_MS})
+  --jobs <n>             scenarios run concurrently, 1 to ${MAX_JOBS} (default: one per core); the report is the same for any n
   --keep                 keep every trial directory
   --keep-failed          keep the directories of failed and inconclusive trials
                          (a kept directory holds transcript.jsonl: every protocol line both ways, kills, restarts)
@@ -67,9 +75,9 @@ Run:
   --require <cap>        fail (exit 3) before any trial when the harness lacks a capability some scenarios
                          need, instead of warning that they did not run; repeatable; known: strace
 
-Output:
-  --out <dir>            write <dir>/report.json (the witness artifact; written atomically)
-  --junit <file>         also write JUnit XML
+Output (checked before the first trial; written atomically and durably, secrets masked):
+  --out <dir>            write <dir>/report.json (the witness artifact)
+  --junit <file>         also write JUnit XML (another file than the report)
   --html <file>          also write the report as one self-contained HTML page (timelines, filters)
   --json                 print only the report JSON on stdout
 

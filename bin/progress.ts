@@ -2,6 +2,8 @@
 import type { ProgressEvent } from '../harness/run-conformance.js';
 import { notApplicableByFamily } from '../reports/family.js';
 import { failedAssertions, NOT_PASSING, stderrTail, whyNotPassing } from '../reports/failure-text.js';
+import { gateOutcome } from '../reports/derive.js';
+
 import type { Report, ScenarioResult } from '../reports/schema.js';
 import { canRedraw, createStyle, styleFor, type Style } from './colour.js';
 
@@ -63,11 +65,14 @@ export interface SummaryOptions {
   readonly style?: Style;
   /** Kept trial directories by scenario id (from the progress printer). */
   readonly kept?: ReadonlyMap<string, readonly string[]>;
+  /** Where the report was meant to go, so a failed write is named rather than silently missing. */
+  readonly intendedPath?: string | null;
 }
 
 /** The human summary: verdict, counts, each not-passing scenario with its failed assertions, kept directory and reproduce command. */
 export function summaryText(report: Report, reportPath: string | null, options: SummaryOptions = {}): string {
   const style = options.style ?? createStyle(false);
+
   const s = report.summary;
   const c = report.counts;
   const lines = [
@@ -90,7 +95,15 @@ export function summaryText(report: Report, reportPath: string | null, options: 
     for (const x of bad) lines.push(...failureLines(x, style, options.kept?.get(x.id) ?? []));
   }
   lines.push(...notApplicableLines(report, style));
-  lines.push('', reportPath === null ? 'report not written (use --out <dir>)' : `report: ${reportPath}`);
+  const known = report.scenarios.filter((x) => x.verdict === 'expected_failure');
+  if (known.length > 0) {
+    lines.push('', 'failing as expected (listed in --expect-failures; the journal still fails them):');
+    for (const x of known) lines.push(`  ${x.id}: ${whyNotPassing(x)}`);
+    if (gateOutcome(report.summary) === 'known_failures') lines.push('every failure is listed as expected: exit 0, the verdict stays nonconformant');
+  }
+  const intended = options.intendedPath ?? null;
+  lines.push('', reportPath !== null ? `report: ${reportPath}` : intended !== null ? `report NOT written to ${intended} (see the error below)` : 'report not written (use --out <dir>)');
+
   lines.push(`outcomeDigest ${report.outcomeDigest}`, `verify: ${report.reproduce.verify}`);
   return `${lines.join('\n')}\n`;
 }

@@ -13,6 +13,9 @@ export type EjcErrorCode =
   | 'report_unreadable'
   | 'scenario_unknown'
   | 'harness_requirement'
+  | 'output_invalid'
+  | 'output_write_failed'
+  | 'environment'
   | 'internal';
 
 /** The one error class the harness throws; `code` is stable and documented. */

@@ -1,18 +1,12 @@
-// Masks secrets out of everything the output workstream writes (transcripts, HTML, step summaries, annotations).
-// Every write of those goes through maskText, so routing them through a project-wide masker is a one-line change here.
+// The masked writers of reading matter (transcripts, HTML, step summaries, annotations), on the one masker in secrets/mask.
 import { appendFile } from 'node:fs/promises';
-import { writeFileAtomic } from '../reports/write-report.js';
+import { writeArtifact } from '../reports/write-report.js';
+import { maskText } from './secrets/mask.js';
 
-/** What a masked secret reads as. */
+export { maskText };
+
+/** What a declared secret argument in a wire line reads as. */
 export const MASK = '[masked]';
-
-// A planted canary is `EJC-CANARY-` plus base-36 digits (Math.random().toString(36) may add a dot).
-const CANARY = /EJC-CANARY-[0-9A-Za-z.]*/g;
-
-/** The text with every canary value replaced by the mask. */
-export function maskText(text: string): string {
-  return text.replace(CANARY, MASK);
-}
 
 /**
  * A protocol line with the declared secret arguments masked (any object carrying `args` and
@@ -32,7 +26,7 @@ export function maskWireLine(line: string): string {
 
 /** Writes the masked text to `path` atomically. */
 export async function writeMasked(path: string, text: string): Promise<void> {
-  await writeFileAtomic(path, maskText(text));
+  await writeArtifact(path, maskText(text));
 }
 
 /** Appends the masked text to `path` (for files other steps also append to, like $GITHUB_STEP_SUMMARY). */

@@ -15,6 +15,8 @@ import { sealReport } from '../reports/seal.js';
 import { claimBoundary } from '../reports/boundary.js';
 import { allScenarios } from '../scenarios/catalog.js';
 import { DEFAULT_TIMEOUT_MS } from './defaults.js';
+import { implSecretsEnv } from './secrets/impl-secrets.js';
+import { maskValue } from './secrets/mask.js';
 
 export interface RunOptions {
   launch: Launch;
@@ -35,6 +37,8 @@ export interface RunOptions {
   timeoutMs: number;
   /** Scenarios run concurrently (default: one per core); the report is the same for every value. */
   jobs?: number;
+  /** Values of the launch's declared-secret options (`launch.secretOptions` names them); never recorded. */
+  implSecrets?: Readonly<Record<string, string>>;
   argv: string[];
   onProgress?: (e: ProgressEvent) => void;
 }
@@ -61,7 +65,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     if (!allScenarios().some((s) => s.id === id)) throw new EjcError('usage', `--expect-failures names unknown scenario ${id}`);
   }
   const spawnLaunch = resolveForSpawn(options.launch);
-  const hello = await probe(spawnLaunch, options.timeoutMs);
+  const hello = await probe(spawnLaunch, options.timeoutMs, options.implSecrets);
   // Each pack section maps scenario id to that scenario's contribution, so shards hold disjoint keys.
   const sections: Record<string, Record<string, unknown>> = {};
   let done = 0;
@@ -76,6 +80,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
       expectedFailure: options.expectFailures.has(scenario.id),
       reproduce: reproduceCommand(options, scenario.id),
       ...(options.transcripts === true ? { transcripts: true } : {}),
+      ...(options.implSecrets === undefined ? {} : { implSecrets: options.implSecrets }),
       onKept: (id, dir) => options.onProgress?.({ kind: 'kept', id, dir }),
       onSection: (name, id, value) => {
         (sections[name] ??= {})[id] = value;
@@ -89,7 +94,8 @@ export async function runConformance(options: RunOptions): Promise<Report> {
   sortSections(sections);
   const summary = summarize(results);
   const finishedAt = new Date();
-  return sealReport({
+  // Sealed after masking, so the hashes cover exactly the bytes every writer emits.
+  return sealReport(maskValue({
     schema: { name: REPORT_SCHEMA_NAME, version: REPORT_SCHEMA_VERSION },
     implementation: { name: hello.name, version: hello.version, protocolVersion: hello.protocolVersion, capabilities: sortedCaps(hello.capabilities), launch: options.launch },
     harness: { name: 'effect-journal-conformance', version: harnessVersion(), node: process.version, platform: `${process.platform}-${process.arch}` },
@@ -105,7 +111,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     sections,
     reproduce: { run: ['npx ejc', ...options.argv.map(shellQuote)].join(' ').trim(), verify: `npx ejc verify ${shellQuote(options.reportPath ?? 'report.json')}` },
     boundary: claimBoundary(),
-  });
+  }));
 }
 
 /** The bundled reference adapter's compiled path. */
@@ -125,8 +131,9 @@ export function resolveForSpawn(launch: Launch): Launch {
 }
 
 /** One throwaway driver to learn the capabilities; a broken adapter fails here, before any trial. */
-export async function probe(launch: Launch, timeoutMs: number): Promise<HelloResult> {
-  const handle = await startDriver(launch, { label: 'probe', cwd: process.cwd(), timeoutMs });
+export async function probe(launch: Launch, timeoutMs: number, implSecrets?: Readonly<Record<string, string>>): Promise<HelloResult> {
+  const env = implSecretsEnv(implSecrets);
+  const handle = await startDriver(launch, { label: 'probe', cwd: process.cwd(), timeoutMs, ...(env === undefined ? {} : { env }) });
   await handle.close();
   return handle.hello;
 }
@@ -141,7 +148,9 @@ export function reproduceCommand(options: Pick<RunOptions, 'launch' | 'seed'> & 
   const timeout = options.timeoutMs === undefined || options.timeoutMs === DEFAULT_TIMEOUT_MS ? '' : `--timeout ${options.timeoutMs}`;
   const listed = options.expectFailuresFile !== undefined && options.expectFailures?.has(id) === true;
   const expect = listed ? `--expect-failures ${shellQuote(options.expectFailuresFile!)}` : '';
-  return ['npx ejc run', impl, ...implOptions, `--scenario ${shellQuote(id)}`, `--seed ${options.seed}`, timeout, expect, '--keep-failed'].filter((p) => p !== '').join(' ');
+  // A secret option is named by the variable it is read from, so the command runs without carrying the value.
+  const secrets = options.launch.kind === 'module' ? Object.entries(options.launch.secretOptions ?? {}).map(([k, env]) => `--impl-secret ${shellQuote(`${k}=env:${env}`)}`) : [];
+  return ['npx ejc run', impl, ...implOptions, ...secrets, `--scenario ${shellQuote(id)}`, `--seed ${options.seed}`, timeout, expect, '--keep-failed'].filter((p) => p !== '').join(' ');
 }
 
 function shellQuote(s: string): string {

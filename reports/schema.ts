@@ -28,6 +28,12 @@ export const Assertion = z.object({
   expected: z.unknown(),
   actual: z.unknown(),
   passed: z.boolean(),
+  /**
+   * Set on a failure that stands on its own: the journal's own answer broke a clause (an error where
+   * the contract needs a result, no durable write inside prepare, a crash point announced in the
+   * wrong operation, a planted secret echoed), so it decides the trial even when a planned kill is missing.
+   */
+  conclusive: z.literal(true).optional(),
 });
 
 export const Kill = z.object({
@@ -98,7 +104,13 @@ export const ScenarioResult = z.object({
 });
 
 export const Launch = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('module'), module: z.string().min(1), options: z.record(z.string(), z.string()) }),
+  z.object({
+    kind: z.literal('module'),
+    module: z.string().min(1),
+    options: z.record(z.string(), z.string()),
+    /** Declared-secret options (`--impl-secret`): name → the environment variable reproduce commands read it from. Never the value. */
+    secretOptions: z.record(z.string(), z.string()).optional(),
+  }),
   z.object({ kind: z.literal('command'), command: z.string().min(1) }),
 ]);
 

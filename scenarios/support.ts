@@ -6,7 +6,7 @@ import type { CrashPlan } from '../harness/engine/crash-plan.js';
 import { defaultCall, logicalKey, type NodeScript, type RunScript, type ToolCall } from '../harness/engine/model.js';
 import { DEFAULT_MAPPING, deriveProjections, nodeOutput } from '../harness/engine/projections.js';
 import { startRun } from '../harness/engine/run-engine.js';
-import { makeCanary, scanForCanaries } from '../harness/world/byte-scan.js';
+import { journalFiles, makeCanary, scanForCanaries } from '../harness/world/byte-scan.js';
 
 export { defaultCall };
 
@@ -58,18 +58,21 @@ export function originalOutput(t: TrialContext, run: RunScript, node: NodeScript
   );
 }
 
-/** Scans the journal's listed files for canaries and returns the hit count; control scans (expected hits) are not tallied as hits. */
+/**
+ * Scans every file under the journal's directory (whatever it lists) and every listed file outside
+ * it for canaries and returns the hit count; control scans (expected hits) are not tallied as hits.
+ */
 export async function scanCanaries(t: TrialContext, client: JournalClient, canaries: readonly string[], mode: 'judged' | 'control' = 'judged'): Promise<number> {
   const { files } = await client.op('files', {});
-  const scan = scanForCanaries(files, canaries);
+  const scan = scanForCanaries(journalFiles(client.journalDir, files), canaries, client.journalDir);
   t.tally.bytesScanned += scan.bytesScanned;
   if (mode === 'judged') t.tally.canaryHits += scan.hits.length;
   return scan.hits.length;
 }
 
-/** A fresh canary from the trial's seed. */
+/** A fresh canary from the trial's seed, planted in the trial (masked in every output, watched for in driver output). */
 export function canary(t: TrialContext): string {
-  return makeCanary(() => t.rng.next());
+  return t.secret(makeCanary(() => t.rng.next()));
 }
 
 /** Records the rows before the post-restart checks, as evidence in the report. */

@@ -54,6 +54,11 @@ export class DriverProcess implements DriverHandle {
     this.child.stdout.on('data', (chunk: Buffer | string) => this.onStdout(chunk));
     this.child.stderr.on('data', (chunk: Buffer | string) => this.stderr.push(chunk));
     for (const stream of [this.child.stdin, this.child.stdout, this.child.stderr]) stream.on('error', () => undefined);
+    const tap = opts.onOutput;
+    if (tap !== undefined) {
+      this.child.stdout.on('data', (chunk: Buffer | string) => tap('stdout', chunk));
+      this.child.stderr.on('data', (chunk: Buffer | string) => tap('stderr', chunk));
+    }
     this.child.once('exit', (code, signal) => void this.onExit(code, signal, Promise.all(closed)));
   }
 

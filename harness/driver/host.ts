@@ -10,6 +10,7 @@ import { Capabilities } from '../protocol/schemas.js';
 import { formatPath } from './decode.js';
 import { logLine, SyncLineIo } from './host-io.js';
 import { makeCrashpointHook, serve } from './host-serve.js';
+import { takeImplSecrets } from '../secrets/impl-secrets.js';
 import type { HostState } from './host-serve.js';
 
 /** Exit code for every failure before serving; the harness reads the `ejc-host: <code>:` line on stderr. */
@@ -19,7 +20,8 @@ const REQUIRED_METHODS = ['open', 'close', 'prepare', 'settle', 'gate'] as const
 
 /** Runs the host: parse arguments, load and check the adapter, then serve until EOF. */
 async function main(argv: string[]): Promise<void> {
-  const { modulePath, options } = parseCommandLine(argv);
+  const { modulePath, options: publicOptions } = parseCommandLine(argv);
+  const options = { ...publicOptions, ...secretOptions() };
   const factory = await loadFactory(modulePath);
   const io = new SyncLineIo();
   const state: HostState = { armed: new Set(), seq: 0, open: false };
@@ -82,6 +84,15 @@ function checkJournalShape(journal: unknown, modulePath: string): void {
   }
   for (const method of REQUIRED_METHODS) {
     if (typeof j[method] !== 'function') setupFailure('adapter_shape', `${where} has no method \`${method}\``);
+  }
+}
+
+// --impl-secret options arrive in the environment, never in argv (which every user of the machine can read).
+function secretOptions(): Record<string, string> {
+  try {
+    return takeImplSecrets(process.env);
+  } catch (err) {
+    return setupFailure('usage', describe(err));
   }
 }
 

@@ -22,6 +22,8 @@ export interface StartDriverOptions {
   env?: Record<string, string>;
   /** Told of every protocol line in both directions, with its sequence number, as it is sent or read (the wire transcript). */
   onWire?: (line: { readonly direction: 'send' | 'recv'; readonly seq: number; readonly line: string }) => void;
+  /** Sees every stdout and stderr chunk the driver writes, as it arrives (e.g. to find secrets the journal echoes). */
+  onOutput?: (stream: 'stdout' | 'stderr', chunk: Buffer | string) => void;
 }
 
 export interface DriverHandle {

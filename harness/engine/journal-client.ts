@@ -46,7 +46,8 @@ export class JournalClient {
   async try<O extends OperationName>(op: O, params: OpParams<O>): Promise<TryResult<O>> {
     let outcome = await this.handle.call(op, params);
     while (outcome.kind === 'crashpoint') {
-      if (this.trial.shouldKillAtPoint(outcome.point, this)) {
+      // A planned point announced inside the wrong operation is resumed, never killed at: the journal broke the plan.
+      if (!this.trial.pointInWrongOperation(outcome.point, op, this) && this.trial.shouldKillAtPoint(outcome.point, this)) {
         await this.trial.kill(this, `point:${outcome.point}`);
         throw new CrashInjected(`point:${outcome.point}`);
       }

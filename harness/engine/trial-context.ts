@@ -10,8 +10,11 @@ import { createRng, type Rng } from '../rng.js';
 import { TargetWorld } from '../world/targets.js';
 import { EventLog } from './event-log.js';
 import { JournalClient } from './journal-client.js';
-import { CrashInjected, describePlan, type CrashPlan } from './crash-plan.js';
 import { TrialRecord } from '../transcript/trial-record.js';
+import { CrashInjected, describePlan, operationOfPoint, type CrashPlan } from './crash-plan.js';
+import { EchoWatch, type EchoFinding } from '../secrets/echo-watch.js';
+import { implSecretsEnv } from '../secrets/impl-secrets.js';
+import { canaryLabel, registerSecret } from '../secrets/mask.js';
 
 export interface TrialSetup {
   readonly id: string;
@@ -20,6 +23,8 @@ export interface TrialSetup {
   readonly launch: Launch;
   readonly timeoutMs: number;
   readonly capabilities: Capabilities;
+  /** Declared-secret adapter options (`--impl-secret`): they reach each driver in its environment, never in its argv. */
+  readonly implSecrets?: Readonly<Record<string, string>>;
 }
 
 /** The evidence-collecting context every scenario trial runs in. */
@@ -47,6 +52,9 @@ export class TrialContext {
   readonly #drivers = new Set<DriverHandle>();
   readonly #awaitingRestart = new Set<string>();
   readonly #stderr: string[] = [];
+  readonly #echo = new EchoWatch();
+  readonly #journalDirs = new Set<string>();
+  readonly #driverEnv: Record<string, string> | undefined;
   #plan: CrashPlan | null = null;
   #pointHits = 0;
   #boundaryHits = 0;
@@ -62,6 +70,28 @@ export class TrialContext {
     this.capabilities = setup.capabilities;
     this.#launch = setup.launch;
     this.#timeoutMs = setup.timeoutMs;
+    this.#driverEnv = implSecretsEnv(setup.implSecrets);
+  }
+
+  /**
+   * Plants a secret in this trial: masked in everything the harness writes, and a failure of the
+   * secrets clause if any driver repeats it on stdout or stderr. Use it for every canary a scenario
+   * or a generator creates (not for values a journal may legitimately return, such as a run result).
+   */
+  secret(value: string): string {
+    registerSecret(value, canaryLabel(value));
+    this.#echo.plant(value);
+    return value;
+  }
+
+  /** Where drivers of this trial repeated a planted secret, and how many were planted. */
+  secretEchoes(): { planted: number; findings: EchoFinding[] } {
+    return { planted: this.#echo.planted, findings: this.#echo.findings() };
+  }
+
+  /** Every journal directory a driver of this trial opened: the journal's own files, not the harness's. */
+  get journalDirs(): string[] {
+    return [...this.#journalDirs];
   }
 
   /** Starts a fresh driver on the trial directory and opens the journal there; after a kill it counts as a restart. */
@@ -75,11 +105,14 @@ export class TrialContext {
       this.world.nextGeneration();
       this.record.restart(name, journalDir);
     }
+    this.#journalDirs.add(journalDir);
     const started = this.record.start(name);
     let handle: DriverHandle;
     try {
       handle = await startDriver(options.launch ?? this.#launch, {
         label: name,
+        onOutput: this.#echo.tap(name),
+        ...(this.#driverEnv === undefined ? {} : { env: this.#driverEnv }),
         // The invoking directory, so `--cmd "python3 journal.py"` means what it says; the journal gets its directory in `open`.
         cwd: process.cwd(),
         timeoutMs: this.#timeoutMs,
@@ -141,6 +174,27 @@ export class TrialContext {
     if (plan.driver !== undefined && !client.label.startsWith(plan.driver)) return false;
     this.#pointHits += 1;
     return this.#pointHits === (plan.occurrence ?? 1);
+  }
+
+  /**
+   * True when a driver announces the planned crash point inside an operation the point does not
+   * belong to (`prepare.before-commit` during settle): recorded once as a conclusive failure, since
+   * a kill there would not be the crash the scenario plans.
+   */
+  pointInWrongOperation(point: string, op: string, client: JournalClient): boolean {
+    const plan = this.#plan;
+    if (!plan || plan.kind !== 'point' || plan.point !== point) return false;
+    if (plan.driver !== undefined && !client.label.startsWith(plan.driver)) return false;
+    const owner = operationOfPoint(point);
+    if (owner === null || owner === op) return false;
+    const name = `crash point ${point} is announced inside ${owner}, where the contract places it`;
+    if (!this.assertions.some((a) => a.name === name)) this.assertions.push({ name, expected: `announced during ${owner}`, actual: `announced during ${op}`, passed: false, conclusive: true });
+    return true;
+  }
+
+  /** Records a failure that stands on its own (see Assertion.conclusive): the journal's answer broke `clause`. */
+  failConclusively(name: string, expected: unknown, actual: unknown): void {
+    this.assertions.push({ name, expected: jsonSafe(expected), actual: jsonSafe(actual), passed: false, conclusive: true });
   }
 
   /** SIGKILLs a driver's process group and records the kill with the signal actually observed. */

@@ -27,6 +27,7 @@ describe('deliberately broken journals', () => {
       // A defect must show up as a failure, not hide as inconclusive: the evidence has to be a broken assertion.
       expect(failed, `no targeted scenario failed for ${target.defect}: ${JSON.stringify(report.scenarios.map((s) => [s.id, s.verdict, s.reason]))}`).not.toEqual([]);
       expect(report.verdict).toBe('nonconformant');
+      target.evidence?.(report);
     });
   }
 
