@@ -11,7 +11,8 @@ const registered = new Map<string, string>();
 let ordered: Array<{ value: string; json: string; mask: string }> = [];
 
 // Canaries have one recognisable shape, so they are masked even if a writer never heard of the trial that planted them.
-const CANARY = /EJC-CANARY-[0-9A-Za-z]+/g;
+// Dotted forms too (a canary made from Math.random().toString(36) holds one), but never a sentence's final dot.
+const CANARY = /EJC-CANARY-[0-9A-Za-z]+(?:\.[0-9A-Za-z]+)*/g;
 
 /** The shortest value `registerSecret` accepts: shorter ones would mask ordinary text (and hex digests) all over a report. */
 export const MIN_SECRET_LENGTH = 8;
@@ -30,7 +31,7 @@ export function registerSecret(value: string, label: string): void {
     .map(([v, l]) => ({ value: v, json: JSON.stringify(v).slice(1, -1), mask: maskLabel(l) }));
 }
 
-const CANARY_VALUE = /^EJC-CANARY-[0-9A-Za-z]+$/;
+const CANARY_VALUE = /^EJC-CANARY-[0-9A-Za-z]+(?:\.[0-9A-Za-z]+)*$/;
 
 /** The label of a canary: a prefix of its SHA-256, as reports already identify canaries (they are random, so the hash reveals nothing). */
 export function canaryLabel(canary: string): string {
