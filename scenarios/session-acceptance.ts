@@ -37,7 +37,8 @@ export const sessionAcceptance: Scenario[] = [
     await twoResumes(t, c, [`${A0}:conservative`], []);
   }),
   accept('session.name-mismatch', 'A call id recorded under another tool name is unattributable: disclosed conservatively', [], async (t, c) => {
-    const out = await runTurn(t, c, SID, { turn: 0, calls: [defaultCall()], status: 'errored' });
+    // The only sighting of the call is in a completed exchange, under another name: a name-blind join would call it silent.
+    const out = await runTurn(t, c, SID, { turn: 0, calls: [defaultCall()], transcriptCalls: [] });
     t.log.append({ type: 'session:turn', sessionId: SID, turn: 1, status: 'completed', compacted: false, calls: [{ callId: out[0]!.callId, toolName: 'write_file' }] });
     await twoResumes(t, c, [`${A0}:conservative`], []);
   }),
