@@ -2,7 +2,7 @@
 import { defineScenario, type Scenario } from './define.js';
 import { defaultPrepare, isUnresolved, nodeRows, singleNodeRun, snapshotAfter, snapshotBefore } from './support.js';
 import { resumeRun, startRun } from '../harness/engine/run-engine.js';
-import type { OpParams } from '../harness/protocol/schemas.js';
+import type { OpParams, RefusalCode } from '../harness/protocol/schemas.js';
 import type { TrialContext } from '../harness/engine/trial-context.js';
 
 export const cp07cp08: Scenario[] = [
@@ -13,7 +13,7 @@ export const cp07cp08: Scenario[] = [
     tags: ['crash-matrix', 'run', 'concurrency'],
     needs: [],
     description: 'Two separate driver processes on the same journal files send the same prepare concurrently.',
-    asserts: ['exactly one proceeds', 'the other is refused as duplicate_identity', 'at most one physical write'],
+    asserts: ['exactly one proceeds', 'the other is refused as another attempt (duplicate_identity or unresolved_prior_effect)', 'at most one physical write'],
     async trial(t) {
       const a = await t.driver('primary');
       const b = await t.driver('rival');
@@ -22,7 +22,8 @@ export const cp07cp08: Scenario[] = [
       const verdicts = [va.verdict, vb.verdict].sort();
       t.expect('verdicts of the two processes', ['proceed', 'refuse'], verdicts);
       const refused = [va, vb].find((v) => v.verdict === 'refuse');
-      t.expect('refusal code', 'duplicate_identity', refused?.verdict === 'refuse' ? refused.code : null);
+      const code = refused?.verdict === 'refuse' ? refused.code : null;
+      t.check('refusal code', ANOTHER_ATTEMPT.join(' or '), code, code !== null && ANOTHER_ATTEMPT.includes(code));
       const proceeded = [va, vb].filter((v) => v.verdict === 'proceed');
       for (const _ of proceeded) t.world.dispatch('payments', 3, { logicalKey: 'race/0/http_request', idempotencyKey: 'k', payload: '{}' });
       t.check('physical writes', '<= 1', t.world.counts().physicalWrites, t.world.counts().physicalWrites <= 1);
@@ -37,7 +38,7 @@ export const cp07cp08: Scenario[] = [
     tags: ['crash-matrix', 'run', 'concurrency'],
     needs: ['point:prepare.before-commit'],
     description: 'Driver A stops at prepare.before-commit (inside its transaction); driver B prepares the same identity; A is SIGKILLed; a restarted A prepares again.',
-    asserts: ['exactly one prepare proceeds across all three', 'the others are refused as duplicate_identity', 'at most one physical write'],
+    asserts: ['exactly one prepare proceeds across all three', 'the other is refused as another attempt (duplicate_identity or unresolved_prior_effect)', 'at most one physical write'],
     async trial(t) {
       const params = prepareParams(t);
       const a = await t.driver('primary');
@@ -55,7 +56,8 @@ export const cp07cp08: Scenario[] = [
       const vc = await restarted.op('prepare', params);
       const verdicts = [vb, vc];
       t.expect('prepares that proceed', 1, verdicts.filter((v) => v.verdict === 'proceed').length);
-      t.expect('refusal codes', ['duplicate_identity'], verdicts.filter((v) => v.verdict === 'refuse').map((v) => (v.verdict === 'refuse' ? v.code : '')));
+      const codes = verdicts.flatMap((v) => (v.verdict === 'refuse' ? [v.code] : []));
+      t.check('refusal codes', `one of ${ANOTHER_ATTEMPT.join(' or ')}`, codes, codes.length === 1 && ANOTHER_ATTEMPT.includes(codes[0]!));
       const after = await snapshotAfter(t, restarted);
       const runId = params.correlation.kind === 'run' ? params.correlation.runId : '';
       t.expect('rows for the identity', 1, after.filter((r) => r.scope.kind === 'run' && r.scope.runId === runId).length);
@@ -88,6 +90,9 @@ export const cp07cp08: Scenario[] = [
     },
   }),
 ];
+
+// Both codes say "another attempt of this effect exists" (§2): a lost race, or the unresolved row that holds the identity.
+const ANOTHER_ATTEMPT: readonly RefusalCode[] = ['duplicate_identity', 'unresolved_prior_effect'];
 
 function prepareParams(t: TrialContext): OpParams<'prepare'> {
   return defaultPrepare(t, t.rng.id('run'), 'node-a');

@@ -2,6 +2,7 @@
 import { defineScenario, type Scenario } from './define.js';
 import { defaultCall, rows, snapshotAfter, snapshotBefore } from './support.js';
 import { noticesFor, resumeSession, runTurn, sessionAddress } from '../harness/engine/session-engine.js';
+import { expectDisclosures } from './disclosures.js';
 import type { TrialContext } from '../harness/engine/trial-context.js';
 import type { JournalClient } from '../harness/engine/journal-client.js';
 
@@ -17,8 +18,8 @@ export const cp10: Scenario[] = [
     await snapshotBefore(t, client);
     const first = await resumeSession(t, client, SID);
     const second = await resumeSession(t, client, SID);
-    t.expect('first resume disclosures', [`${unresolved}:unresolved`, `${crashedTurnEffect}:turn_incomplete`], labels(first.disclosed));
-    t.expect('second resume disclosures', [`${unresolved}:unresolved`], labels(second.disclosed));
+    expectDisclosures(t, 'first resume disclosures', [`${unresolved}:unresolved`, `${crashedTurnEffect}:turn_incomplete`], first.disclosed);
+    expectDisclosures(t, 'second resume disclosures', [`${unresolved}:unresolved`], second.disclosed);
     t.expect('first sweep deleted the two committed rows', 2, first.sweep?.deleted);
     await commonEnd(t, client);
   }),
@@ -33,7 +34,7 @@ export const cp10: Scenario[] = [
     const third = await resumeSession(t, client, SID);
     const n = noticesFor(t, SID, crashedTurnEffect);
     t.check('notices naming the crashed turn\'s effect', 'between 1 and 2', n, n >= 1 && n <= 2);
-    t.expect('third resume discloses only the unresolved row', [`${unresolved}:unresolved`], labels(third.disclosed));
+    expectDisclosures(t, 'third resume discloses only the unresolved row', [`${unresolved}:unresolved`], third.disclosed);
     await commonEnd(t, client);
   }),
   session('cp10.session.concurrent-resume', 'Two concurrent chat-resumes: both may disclose, the sweep deletes each row once', async (t) => {
@@ -46,7 +47,7 @@ export const cp10: Scenario[] = [
     const n = noticesFor(t, SID, crashedTurnEffect);
     t.check('notices naming the crashed turn\'s effect', 'between 1 and 2', n, n >= 1 && n <= 2);
     const third = await resumeSession(t, a, SID);
-    t.expect('a later resume discloses only the unresolved row', [`${unresolved}:unresolved`], labels(third.disclosed));
+    expectDisclosures(t, 'a later resume discloses only the unresolved row', [`${unresolved}:unresolved`], third.disclosed);
     await commonEnd(t, a);
   }),
   session('cp10.session.prepare-refused', 'A session prepare of an existing identity is always refused, never replayed', async (t) => {
@@ -93,8 +94,4 @@ async function commonEnd(t: TrialContext, client: JournalClient): Promise<void> 
   t.expect('rows left: only the unresolved one', [unresolved], after.map((r) => (r.scope.kind === 'session' ? sessionAddress(r.scope.turn, r.slot, r.toolId) : 'run')));
   t.expect('session rows holding a result before the sweep', 0, (t.effectsBefore ?? []).filter((r) => r.resultRetained).length);
   await snapshotAfter(t, client);
-}
-
-function labels(disclosed: Array<{ address: string; reason: string }>): string[] {
-  return disclosed.map((d) => `${d.address}:${d.reason}`).sort();
 }

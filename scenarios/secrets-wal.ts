@@ -84,7 +84,7 @@ export const secrets: Scenario[] = [
     t.expect('canary hits after sweep + checkpoint, connection open', 0, await scanCanaries(t, client, [token]));
     return client;
   }),
-  withLegacyCanary('secrets.blocked-reader-defers-then-completes', 'A blocked reader defers the checkpoint; a later empty sweep completes and the bytes go', ['fault:checkpoint_blocked_by_reader'], async (t, token, client) => {
+  withLegacyCanary('secrets.blocked-reader-defers-then-completes', 'A blocked reader defers the checkpoint; a later empty sweep completes and the bytes go', ['sqliteWal', 'fault:checkpoint_blocked_by_reader'], async (t, token, client) => {
     await client.op('fault', { fault: 'checkpoint_blocked_by_reader', enabled: true });
     const resumed = await resumeSession(t, client, SID);
     t.expect('checkpoint with a blocked reader', 'deferred', resumed.sweep?.checkpoint);

@@ -75,16 +75,38 @@ export function canary(t: TrialContext): string {
   return t.secret(makeCanary(() => t.rng.next()));
 }
 
-/** Records the rows before the post-restart checks, as evidence in the report. */
+/** Records the rows before the post-restart checks, as evidence in the report; their digests must have the persisted form. */
 export async function snapshotBefore(t: TrialContext, client: JournalClient): Promise<EffectRow[]> {
   t.effectsBefore = await rows(client);
+  expectDigestForms(t, t.effectsBefore, 'before the checks');
   return t.effectsBefore;
 }
 
-/** Records the rows at the end of the trial. */
+/** Records the rows at the end of the trial; their digests must have the persisted form. */
 export async function snapshotAfter(t: TrialContext, client: JournalClient): Promise<EffectRow[]> {
   t.effectsAfter = await rows(client);
+  expectDigestForms(t, t.effectsAfter, 'at the end');
   return t.effectsAfter;
+}
+
+/** §11's persisted digest form: `v5:` and the SHA-256 hex digest. Anything else is a legacy form. */
+export const DIGEST_FORM = /^v5:[0-9a-fA-F]{64}$/;
+const seededIds = new WeakMap<TrialContext, Set<string>>();
+
+/** Plants rows as an older writer left them; their (possibly legacy) digests are exempt from the form check. */
+export async function seedRows(t: TrialContext, client: JournalClient, seeded: OpParams<'seed'>['rows']): Promise<string[]> {
+  const { effectIds } = await client.op('seed', { rows: seeded });
+  const ids = seededIds.get(t) ?? new Set<string>();
+  for (const id of effectIds) ids.add(id);
+  seededIds.set(t, ids);
+  return effectIds;
+}
+
+/** Every row the journal wrote itself carries a digest in the persisted form (a bare hex digest is a legacy form). */
+export function expectDigestForms(t: TrialContext, all: readonly EffectRow[], when: string): boolean {
+  const seeded = seededIds.get(t);
+  const bad = all.filter((r) => !seeded?.has(r.effectId) && !DIGEST_FORM.test(r.argsDigest)).map((r) => `${r.effectId}:${r.argsDigest}`);
+  return t.expect(`args digests ${when} have the persisted form v5:<SHA-256 hex>`, [], bad);
 }
 
 /** The prepare the engine would send for the default call at slot 0 of a run node. */

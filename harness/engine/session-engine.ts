@@ -1,5 +1,5 @@
 // The engine's session path: turns with journaled calls, the atomic transcript write, and resume = read → notice → sweep.
-import type { CapturedRow, SessionReadResult, SessionSweepResult, TranscriptTurn } from '../protocol/schemas.js';
+import type { CapturedRow, Disclosure, EffectRow, EffectState, SessionReadResult, SessionSweepResult, TranscriptTurn } from '../protocol/schemas.js';
 import type { JournalClient } from './journal-client.js';
 import { logicalKey, payloadOf, type ToolCall } from './model.js';
 import { DEFAULT_MAPPING, deriveProjections } from './projections.js';
@@ -22,7 +22,13 @@ export interface TurnScript {
 export interface ResumeOptions {
   /** The notice cannot be delivered (a failed stderr write): evidence must be kept. */
   readonly noticeFails?: boolean;
-  readonly chunkSize?: number;
+}
+
+/** One disclosed effect as the notice names it: its address and state (by row id or named directly), and the reason given. */
+export interface Disclosed {
+  readonly address: string;
+  readonly state: EffectState | null;
+  readonly reason: string;
 }
 
 export interface ResumeOutcome {
@@ -30,7 +36,7 @@ export interface ResumeOutcome {
   readError: string | null;
   sweep: SessionSweepResult | null;
   sweepError: string | null;
-  disclosed: Array<{ address: string; reason: string }>;
+  disclosed: Disclosed[];
 }
 
 /** Runs one session turn: prepare/dispatch/settle per call, then the transcript write (atomic, at the end). */
@@ -56,7 +62,7 @@ export async function runTurn(t: TrialContext, client: JournalClient, sessionId:
     if (script.unsettledSlots?.includes(call.slot)) continue;
     const sent = t.world.dispatch(call.target, call.tier, {
       logicalKey: logicalKey(`${sessionId}/${script.turn}`, call),
-      idempotencyKey: verdict.idempotencyKey,
+      idempotencyKey: verdict.idempotencyKey ?? null,
       payload: payloadOf(call),
     });
     if (script.timeoutSlots?.includes(call.slot)) {
@@ -98,14 +104,14 @@ export async function resumeSession(t: TrialContext, client: JournalClient, sess
   outcome.read = read.result;
   await t.boundary('after-session-read', client);
   const byId = new Map(read.result.effects.map((e) => [e.effectId, e]));
-  outcome.disclosed = read.result.disclosures.map((d) => ({ address: addressOf(byId.get(d.effectId), d.effectId), reason: d.reason }));
+  outcome.disclosed = read.result.disclosures.map((d) => disclosedOf(d, byId, sessionId));
   if (options.noticeFails) return outcome;
   const resume = t.log.ofType('session:notice').filter((n) => n.sessionId === sessionId).length + 1;
   t.log.append({ type: 'session:notice', sessionId, resume, disclosures: outcome.disclosed });
   t.tally.disclosures += outcome.disclosed.length;
   t.record.disclosure(client.label, outcome.disclosed.length);
   await t.boundary('after-session-notice', client);
-  const sweep = await client.try('sessionSweep', { sessionId, captured: read.result.captured, ...(options.chunkSize ? { chunkSize: options.chunkSize } : {}) });
+  const sweep = await client.try('sessionSweep', { sessionId, captured: read.result.captured });
   if (sweep.ok) outcome.sweep = sweep.result;
   else outcome.sweepError = sweep.code;
   await t.boundary('after-session-sweep', client);
@@ -130,7 +136,14 @@ export function captured(effectId: string, sessionId: string, turn: number, slot
   return { effectId, sessionId, turn, slot, toolId, state: 'committed' };
 }
 
-function addressOf(row: { scope: { kind: string; turn?: number }; slot: number; toolId: string } | undefined, effectId: string): string {
-  if (!row || row.scope.kind !== 'session' || row.scope.turn === undefined) return `id:${effectId}`;
-  return sessionAddress(row.scope.turn, row.slot, row.toolId);
+// Disclosures are matched by effect address and state (§8): a journal may name them without its row id.
+function disclosedOf(d: Disclosure, byId: ReadonlyMap<string, EffectRow>, sessionId: string): Disclosed {
+  const row = d.effectId === undefined ? undefined : byId.get(d.effectId);
+  const named = d.scope !== undefined && d.slot !== undefined && d.toolId !== undefined ? { scope: d.scope, slot: d.slot, toolId: d.toolId } : null;
+  const from = named ?? (row && row.scope.kind === 'session' ? { scope: row.scope, slot: row.slot, toolId: row.toolId } : null);
+  const address = from === null ? `id:${d.effectId ?? '?'}` : `${from.scope.sessionId === sessionId ? '' : `${from.scope.sessionId}:`}${sessionAddress(from.scope.turn, from.slot, from.toolId)}`;
+  const state = d.state ?? row?.state ?? null;
+  // A row id and an address that name two different effects is no disclosure of either.
+  const agrees = named === null || row === undefined || (row.scope.kind === 'session' && row.scope.sessionId === named.scope.sessionId && row.scope.turn === named.scope.turn && row.slot === named.slot && row.toolId === named.toolId && (d.state === undefined || d.state === row.state));
+  return { address: agrees ? address : `conflict:${d.effectId}/${address}`, state, reason: d.reason };
 }

@@ -6,7 +6,8 @@ import type { Tier } from '../protocol/schemas.js';
 export interface DispatchRequest {
   /** The logical effect (scope, slot, tool): a second physical write of one is a duplicate. */
   readonly logicalKey: string;
-  readonly idempotencyKey: string;
+  /** The target idempotency key: tier 1 only (§2); null where the journal issued none. */
+  readonly idempotencyKey: string | null;
   readonly payload: string;
 }
 export interface DispatchResponse {
@@ -26,7 +27,7 @@ export interface LedgerEvent {
 interface LedgerEntry {
   kind: 'attempt' | 'write' | 'dedup';
   logicalKey: string;
-  idempotencyKey: string;
+  idempotencyKey: string | null;
   generation: number;
   response: string;
 }
@@ -55,7 +56,7 @@ export class TargetWorld {
     this.#targets.add(target);
     const ledger = this.#read(target);
     this.#append(target, tier, { kind: 'attempt', ...this.#base(request), response: '' });
-    if (tier === 1) {
+    if (tier === 1 && request.idempotencyKey !== null) {
       const prior = ledger.find((e) => e.kind === 'write' && e.idempotencyKey === request.idempotencyKey);
       if (prior) {
         this.#append(target, tier, { kind: 'dedup', ...this.#base(request), response: prior.response });
@@ -67,9 +68,15 @@ export class TargetWorld {
     return { applied: true, deduplicated: false, response };
   }
 
-  /** Tier 2: whether a write under this key landed, and its response. */
+  /** Whether a write under this idempotency key landed, and its response. */
   lookupReceipt(target: string, idempotencyKey: string): { found: true; response: string } | { found: false } {
     const hit = this.#read(target).find((e) => e.kind === 'write' && e.idempotencyKey === idempotencyKey);
+    return hit ? { found: true, response: hit.response } : { found: false };
+  }
+
+  /** Tier 2: whether a write of this logical effect landed, and its response; a receipt lookup needs no idempotency key (§2). */
+  receiptFor(target: string, logicalKey: string): { found: true; response: string } | { found: false } {
+    const hit = this.#read(target).find((e) => e.kind === 'write' && e.logicalKey === logicalKey);
     return hit ? { found: true, response: hit.response } : { found: false };
   }
 
@@ -140,6 +147,6 @@ function parseLedger(text: string): LedgerEntry[] {
 
 // A long, structured response so bounding truncates it and output mapping reads past the preview.
 function responseFor(target: string, request: DispatchRequest): string {
-  const body = { target, echo: request.payload, receipt: `rcpt-${request.idempotencyKey}`, padding: 'x'.repeat(96), tail: 'END' };
+  const body = { target, echo: request.payload, receipt: `rcpt-${request.idempotencyKey ?? request.logicalKey}`, padding: 'x'.repeat(96), tail: 'END' };
   return JSON.stringify(body);
 }
