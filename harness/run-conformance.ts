@@ -13,6 +13,10 @@ import { REPORT_SCHEMA_NAME, REPORT_SCHEMA_VERSION, type Launch, type Report, ty
 import { reportVerdict, summarize, sumCounts } from '../reports/derive.js';
 import { sealReport } from '../reports/seal.js';
 import { claimBoundary } from '../reports/boundary.js';
+import { describeEnvironment } from '../reports/environment.js';
+import { fingerprintLaunch, REFERENCE_MODULE } from '../reports/fingerprint.js';
+import { harnessBuild } from '../reports/harness-build.js';
+import { settingsOf, type FamilySettings } from '../reports/settings.js';
 import { allScenarios } from '../scenarios/catalog.js';
 
 export interface RunOptions {
@@ -27,6 +31,10 @@ export interface RunOptions {
   /** Scenarios run concurrently (default: one per core); the report is the same for every value. */
   jobs?: number;
   argv: string[];
+  /** --impl-files globs: files the implementation loads, bound into the report's fingerprint. */
+  implFiles?: readonly string[];
+  /** Outcome-shaping settings a scenario family adds (recorded under settings.families). */
+  familySettings?: FamilySettings;
   onProgress?: (e: ProgressEvent) => void;
 }
 
@@ -35,8 +43,7 @@ export type ProgressEvent =
   | { kind: 'scenario-end'; index: number; total: number; id: string; verdict: ScenarioVerdict; durationMs: number }
   | { kind: 'kept'; id: string; dir: string };
 
-/** The module name that stands for the bundled reference journal, portable across machines. */
-export const REFERENCE_MODULE = 'ejc:reference';
+export { REFERENCE_MODULE };
 
 /** The reference journal's launch: the bundled adapter through the host driver. */
 export function defaultLaunch(options: Record<string, string> = {}): Launch {
@@ -52,6 +59,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
   }
   const spawnLaunch = resolveForSpawn(options.launch);
   const hello = await probe(spawnLaunch, options.timeoutMs);
+  const fingerprint = fingerprintImplementation(options);
   // Each pack section maps scenario id to that scenario's contribution, so shards hold disjoint keys.
   const sections: Record<string, Record<string, unknown>> = {};
   let done = 0;
@@ -81,7 +89,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
   return sealReport({
     schema: { name: REPORT_SCHEMA_NAME, version: REPORT_SCHEMA_VERSION },
     implementation: { name: hello.name, version: hello.version, protocolVersion: hello.protocolVersion, capabilities: sortedCaps(hello.capabilities), launch: options.launch },
-    harness: { name: 'effect-journal-conformance', version: harnessVersion(), node: process.version, platform: `${process.platform}-${process.arch}` },
+    harness: { name: 'effect-journal-conformance', version: harnessVersion(), node: process.version, platform: `${process.platform}-${process.arch}`, build: harnessBuild() },
     seed: options.seed,
     selection: { scenarios: [...options.scenarioPatterns], tags: [...options.tags], shard: options.shard },
     startedAt: startedAt.toISOString(),
@@ -94,7 +102,16 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     sections,
     reproduce: { run: ['npx ejc', ...options.argv.map(shellQuote)].join(' ').trim(), verify: 'npx ejc verify report.json' },
     boundary: claimBoundary(),
+    fingerprint,
+    environment: [describeEnvironment(options.shard?.index ?? null)],
+    settings: settingsOf(options),
   });
+}
+
+/** The fingerprint of what `options.launch` runs, with relative paths taken from the invoking directory. */
+export function fingerprintImplementation(options: Pick<RunOptions, 'launch' | 'implFiles'>): Report['fingerprint'] {
+  const reference = options.launch.kind === 'module' && options.launch.module === REFERENCE_MODULE;
+  return fingerprintLaunch(options.launch, { cwd: process.cwd(), implFiles: options.implFiles ?? [], ...(reference ? { referenceAdapter: referenceAdapterPath() } : {}) });
 }
 
 /** The bundled reference adapter's compiled path. */
