@@ -12,6 +12,10 @@ import { EXIT, exitCodeFor } from './exit-codes.js';
 import { readExpectFailures } from './expect-failures.js';
 import { DEFAULT_SEED, DEFAULT_TIMEOUT_MS, helpText } from './help.js';
 import { createProgress, summaryText } from './progress.js';
+import { readPrivateKey } from '../reports/sign-keys.js';
+import { envelopePathFor } from '../reports/sign-statement.js';
+import { writeSignature } from './cmd-sign.js';
+
 
 const RUN_FLAGS = {
   impl: { type: 'string' },
@@ -29,6 +33,8 @@ const RUN_FLAGS = {
   json: { type: 'boolean' },
   keep: { type: 'boolean' },
   'keep-failed': { type: 'boolean' },
+  'impl-files': { type: 'string', multiple: true },
+  sign: { type: 'string' },
 } as const;
 
 /** Runs `ejc run ...` and returns the exit code of the report's verdict. */
@@ -41,6 +47,8 @@ export async function runCommand(argv: string[]): Promise<number> {
   const json = flag(parsed, 'json');
   // Flags are checked before the runner loads, so a typo answers at once.
   const { launch, ...options } = await runOptions(parsed, ['run', ...argv]);
+  // A bad signing key must fail before a long run, not after it.
+  const signKey = await signingKey(parsed);
   const { runConformance, defaultLaunch } = await import('../harness/run-conformance.js');
   const progress = createProgress(process.stderr);
   let report;
@@ -51,6 +59,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   }
   const out = stringValue(parsed, 'out');
   const reportPath = out === undefined ? null : await writeReportFile(out, report);
+  if (signKey !== null && reportPath !== null) await writeSignature(envelopePathFor(reportPath), report, signKey);
   const junit = stringValue(parsed, 'junit');
   if (junit !== undefined) await writeFileAtomic(junit, toJUnit(report));
   process.stdout.write(json ? `${JSON.stringify(report, null, 2)}\n` : summaryText(report, reportPath));
@@ -78,11 +87,13 @@ export async function runOptions(parsed: Parsed, argv: string[]): Promise<Omit<R
     keep: flag(parsed, 'keep') ? 'all' : flag(parsed, 'keep-failed') ? 'failed' : 'none',
     timeoutMs: timeoutText === undefined ? DEFAULT_TIMEOUT_MS : intValue('timeout', timeoutText, 1),
     jobs: jobsText === undefined ? defaultJobs() : intValue('jobs', jobsText, 1),
+    implFiles: stringValues(parsed, 'impl-files'),
     argv,
   };
 }
 
-function launchFrom(parsed: Parsed): Launch | null {
+/** The implementation named by --impl/--impl-option or --cmd, or null for "the reference journal". */
+export function launchFrom(parsed: Parsed): Launch | null {
   const impl = stringValue(parsed, 'impl');
   const cmd = stringValue(parsed, 'cmd');
   const pairs = stringValues(parsed, 'impl-option');
@@ -99,4 +110,12 @@ function launchFrom(parsed: Parsed): Launch | null {
   });
   // fromEntries defines own data properties, so a "__proto__" key stays an ordinary option.
   return { kind: 'module', module: impl, options: Object.fromEntries(entries) };
+}
+
+// Read before the run: a missing or unsafe key fails at once.
+async function signingKey(parsed: Parsed): Promise<Uint8Array | null> {
+  const path = stringValue(parsed, 'sign');
+  if (path === undefined) return null;
+  if (stringValue(parsed, 'out') === undefined) throw new EjcError('usage', '--sign writes the signature beside the report: give --out <dir> too');
+  return readPrivateKey(path);
 }

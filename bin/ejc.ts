@@ -5,8 +5,10 @@ import { EjcError } from '../harness/errors.js';
 import { installSignalCleanup } from '../harness/driver/registry.js';
 import { closestIds } from '../harness/select-scenarios.js';
 import { explainCommand, listCommand } from './cmd-catalog.js';
+import { keygenCommand } from './cmd-keygen.js';
 import { mergeCommand } from './cmd-merge.js';
 import { runCommand } from './cmd-run.js';
+import { signCommand } from './cmd-sign.js';
 import { verifyCommand } from './cmd-verify.js';
 import { EXIT } from './exit-codes.js';
 import { COMMAND_NAMES, helpText } from './help.js';
@@ -27,6 +29,8 @@ const COMMANDS: Record<CommandName, (argv: string[]) => Promise<number>> = {
   explain: explainCommand,
   verify: verifyCommand,
   merge: mergeCommand,
+  keygen: keygenCommand,
+  sign: signCommand,
 };
 
 async function dispatch(argv: string[]): Promise<number> {

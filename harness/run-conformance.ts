@@ -100,7 +100,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     counts: sumCounts(results.flatMap((r) => r.trials)),
     scenarios: results,
     sections,
-    reproduce: { run: ['npx ejc', ...options.argv.map(shellQuote)].join(' ').trim(), verify: 'npx ejc verify report.json' },
+    reproduce: { run: reproduceRunCommand(options), verify: 'npx ejc verify report.json' },
     boundary: claimBoundary(),
     fingerprint,
     environment: [describeEnvironment(options.shard?.index ?? null)],
@@ -139,9 +139,39 @@ export async function probe(launch: Launch, timeoutMs: number): Promise<HelloRes
 
 /** The exact command that re-runs one scenario with the same implementation and seed. */
 export function reproduceCommand(options: Pick<RunOptions, 'launch' | 'seed'>, id: string): string {
-  const impl = options.launch.kind === 'command' ? `--cmd ${shellQuote(options.launch.command)}` : options.launch.module === REFERENCE_MODULE ? '' : `--impl ${shellQuote(options.launch.module)}`;
-  const implOptions = options.launch.kind === 'module' ? Object.entries(options.launch.options).map(([k, v]) => `--impl-option ${shellQuote(`${k}=${v}`)}`) : [];
-  return ['npx ejc run', impl, ...implOptions, `--scenario ${shellQuote(id)}`, `--seed ${options.seed}`, '--keep-failed'].filter((p) => p !== '').join(' ');
+  return ['npx ejc run', ...implFlags(options.launch), `--scenario ${shellQuote(id)}`, `--seed ${options.seed}`, '--keep-failed'].join(' ');
+}
+
+/**
+ * The command that re-runs the whole run: the caller's other flags kept, the ones that name the
+ * implementation or shape outcomes written from the options, so it always agrees with the report.
+ */
+export function reproduceRunCommand(options: Pick<RunOptions, 'launch' | 'scenarioPatterns' | 'tags' | 'seed' | 'shard' | 'timeoutMs' | 'argv'>): string {
+  const rebuilt = new Set(['impl', 'impl-option', 'cmd', 'scenario', 'tag', 'seed', 'shard', 'timeout']);
+  const args = options.argv[0] === 'run' ? options.argv.slice(1) : options.argv;
+  const kept: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const flag = /^--([a-z-]+)(=.*)?$/s.exec(args[i]!);
+    if (flag !== null && rebuilt.has(flag[1]!)) {
+      if (flag[2] === undefined) i++;
+    } else kept.push(args[i]!);
+  }
+  return [
+    'npx ejc run',
+    ...implFlags(options.launch),
+    ...options.scenarioPatterns.map((p) => `--scenario ${shellQuote(p)}`),
+    ...options.tags.map((t) => `--tag ${shellQuote(t)}`),
+    `--seed ${options.seed}`,
+    ...(options.shard === null ? [] : [`--shard ${options.shard.index}/${options.shard.count}`]),
+    `--timeout ${options.timeoutMs}`,
+    ...kept.map(shellQuote),
+  ].join(' ');
+}
+
+function implFlags(launch: Launch): string[] {
+  if (launch.kind === 'command') return [`--cmd ${shellQuote(launch.command)}`];
+  const impl = launch.module === REFERENCE_MODULE ? [] : [`--impl ${shellQuote(launch.module)}`];
+  return [...impl, ...Object.entries(launch.options).map(([k, v]) => `--impl-option ${shellQuote(`${k}=${v}`)}`)];
 }
 
 function shellQuote(s: string): string {

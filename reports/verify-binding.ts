@@ -75,7 +75,6 @@ function checkReproduce(report: Report, problems: string[]): void {
     const shard = report.selection.shard;
     same('--shard', shard === null ? null : `${shard.index}/${shard.count}`, run.last('shard') ?? null);
     same('--timeout', report.settings.timeoutMs, intOf(run.last('timeout')) ?? DEFAULT_TIMEOUT_MS);
-    if (report.settings.expectFailures.length > 0 && run.last('expect-failures') === undefined) problems.push('$.reproduce.run: the report lists expected failures, the command has no --expect-failures');
   }
   report.scenarios.forEach((s, i) => {
     const at = `$.scenarios[${i}].reproduce`;
