@@ -57,11 +57,11 @@ function compareFingerprints(recorded: Report, rerun: Report): Pick<RerunCompari
 function differences(a: unknown, b: unknown, path: string, limit: number): string[] {
   const out: string[] = [];
   const walk = (x: unknown, y: unknown, at: string): void => {
-    if (out.length >= limit || canonicalJson(x) === canonicalJson(y)) return;
+    if (out.length >= limit || (x === undefined ? y === undefined : y !== undefined && canonicalJson(x) === canonicalJson(y))) return;
     if (isObject(x) && isObject(y)) {
       for (const k of [...new Set([...Object.keys(x), ...Object.keys(y)])].sort(compareIds)) walk(x[k], y[k], `${at}.${k}`);
-    } else if (Array.isArray(x) && Array.isArray(y) && x.length === y.length) {
-      x.forEach((v, i) => walk(v, y[i], `${at}[${i}]`));
+    } else if (Array.isArray(x) && Array.isArray(y)) {
+      for (let i = 0; i < Math.max(x.length, y.length); i++) walk(x[i], y[i], `${at}[${i}]`);
     } else {
       out.push(`${at.replace(/^\./, '') || '(value)'}: ${show(x)} → ${show(y)}`);
     }
