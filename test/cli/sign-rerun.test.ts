@@ -65,7 +65,7 @@ describe('ejc verify --trust', () => {
     expect(plain.stdout).toContain('pass --trust <public key> to check its signature');
   });
 
-  it('fails a resealed forgery, a relabelled report and another key, and ejc sign refuses a report that does not verify', async () => {
+  it('fails a resealed forgery and another key (relabelling: test/reports/sign.test.ts), and ejc sign refuses a report that does not verify', async () => {
     const forged = clone(report);
     forged.scenarios[0]!.trials[0]!.assertions[0]!.actual = 'forged';
     const forgedDir = join(tmp.path, 'forged');
@@ -75,13 +75,6 @@ describe('ejc verify --trust', () => {
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toContain('valid conformant report');
     expect(r.stdout).toMatch(/not authenticated by .*report\.dsse\.json:\n {4}statement\.predicate: the signed report differs from this one/);
-
-    const relabelled = clone(report);
-    relabelled.implementation.name = 'acme-journal';
-    await writeReportFile(forgedDir, reseal(relabelled));
-    const relabel = await ejc(['verify', join(forgedDir, 'report.json'), '--trust', join(tmp.path, 'auditor.pub')]);
-    expect(relabel.exitCode).toBe(1);
-    expect(relabel.stdout).toContain('statement.subject: names ejc-implementation:ejc-reference-journal');
 
     const other = await ejc(['verify', reportPath, '--trust', join(tmp.path, 'other.pub')]);
     expect(other.exitCode).toBe(1);
@@ -93,10 +86,6 @@ describe('ejc verify --trust', () => {
     const sign = await ejc(['sign', join(forgedDir, 'report.json'), '--key', join(tmp.path, 'auditor.key')]);
     expect(sign.exitCode).toBe(1);
     expect(sign.stdout).toContain('not signed');
-    const resigned = await ejc(['sign', reportPath, '--key', join(tmp.path, 'other.key'), '--out', join(tmp.path, 'other.dsse.json')]);
-    expect(resigned.exitCode).toBe(0);
-    const byOther = await ejc(['verify', reportPath, '--trust', join(tmp.path, 'other.pub'), '--envelope', join(tmp.path, 'other.dsse.json')]);
-    expect(byOther.exitCode).toBe(0);
   });
 });
 
