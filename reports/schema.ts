@@ -4,7 +4,8 @@ import { Capabilities, EffectRow } from '../harness/protocol/schemas.js';
 import { Environment, Fingerprint, HarnessBuild, Settings } from './binding-schema.js';
 
 export const REPORT_SCHEMA_NAME = 'ejc-conformance-report';
-export const REPORT_SCHEMA_VERSION = 1;
+/** 2: reports bind the fingerprint, harness build, environment and settings (version 1 reports had none). */
+export const REPORT_SCHEMA_VERSION = 2;
 
 export const CountKeys = [
   'trials',

@@ -2,7 +2,7 @@
 import { canonicalJson, hasLoneSurrogate } from '../harness/canonical-json.js';
 import { claimBoundary } from './boundary.js';
 import { reportVerdict, scenarioVerdict, sumCounts, summarize, trialVerdict, wasExpectedFailure } from './derive.js';
-import { Report, CountKeys } from './schema.js';
+import { Report, CountKeys, REPORT_SCHEMA_NAME, REPORT_SCHEMA_VERSION } from './schema.js';
 import type { Counts } from './schema.js';
 import { computeContentHash, computeOutcomeDigest } from './seal.js';
 import { checkBinding } from './verify-binding.js';
@@ -20,6 +20,8 @@ export function verifyReport(value: unknown): VerifyResult {
   const problems: string[] = [];
   findCanaries(value, '$', problems);
   const unsealable = findLoneSurrogates(value, '$', problems);
+  const version = otherVersion(value);
+  if (version !== null) return { ok: false, problems: [...problems, version] };
   const parsed = Report.safeParse(value);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) problems.push(`${formatPath(issue.path)}: schema: ${issue.message}`);
@@ -61,6 +63,13 @@ function findCanaries(value: unknown, path: string, problems: string[]): void {
       findCanaries(v, child, problems);
     }
   }
+}
+
+// A report of another schema version would drown in schema problems; one line says what it is instead.
+function otherVersion(value: unknown): string | null {
+  const schema = isObject(value) && isObject(value['schema']) ? value['schema'] : null;
+  if (schema === null || schema['name'] !== REPORT_SCHEMA_NAME || schema['version'] === REPORT_SCHEMA_VERSION) return null;
+  return `$.schema.version: is ${JSON.stringify(schema['version'])}; this ejc reads version ${REPORT_SCHEMA_VERSION} reports: verify it with the ejc version that wrote it`;
 }
 
 function findLoneSurrogates(value: unknown, path: string, problems: string[]): boolean {

@@ -2,7 +2,7 @@
 import { claimBoundary } from '../../reports/boundary.js';
 import { reportVerdict, scenarioVerdict, sumCounts, summarize, trialVerdict } from '../../reports/derive.js';
 import type { Report, ScenarioResult, Trial } from '../../reports/schema.js';
-import { zeroCounts } from '../../reports/schema.js';
+import { REPORT_SCHEMA_NAME, REPORT_SCHEMA_VERSION, zeroCounts } from '../../reports/schema.js';
 import { sealReport } from '../../reports/seal.js';
 import { fingerprintOf } from '../../reports/fingerprint.js';
 import { selectScenarios } from '../../harness/select-scenarios.js';
@@ -81,7 +81,7 @@ export function buildReport(
   const summary = summarize(chosen);
   const shardFlag = shard === null ? '' : ` --shard ${shard.index}/${shard.count}`;
   return sealReport({
-    schema: { name: 'ejc-conformance-report', version: 1 },
+    schema: { name: REPORT_SCHEMA_NAME, version: REPORT_SCHEMA_VERSION },
     implementation: {
       name: 'reference-sqlite',
       version: '0.1.0',

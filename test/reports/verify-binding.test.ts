@@ -18,6 +18,12 @@ function problemsAfter(edit: (r: Report) => void, base: Report = buildReport()):
 }
 
 describe('verify: what binds the report to what was tested', () => {
+  it('names a report of another schema version in one line', () => {
+    const old = clone(buildReport()) as unknown as { schema: { version: number } };
+    old.schema.version = 1;
+    expect(verifyReport(old).problems).toEqual(['$.schema.version: is 1; this ejc reads version 2 reports: verify it with the ejc version that wrote it']);
+  });
+
   it('requires the fingerprint, environment, settings and harness build', () => {
     for (const field of ['fingerprint', 'environment', 'settings'] as const) {
       const r = clone(buildReport()) as Partial<Report>;
