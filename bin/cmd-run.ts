@@ -20,6 +20,9 @@ import { styleFor } from './colour.js';
 import { checkRequirements } from './require.js';
 import { publishRunOutputs } from './run-outputs.js';
 import { printMasked } from '../harness/masked-output.js';
+import { readPrivateKey } from '../reports/sign-keys.js';
+import { envelopePathFor } from '../reports/sign-statement.js';
+import { writeSignature } from './cmd-sign.js';
 
 export const RUN_FLAGS = {
   impl: { type: 'string' },
@@ -42,6 +45,8 @@ export const RUN_FLAGS = {
   transcript: { type: 'boolean' },
   html: { type: 'string' },
   require: { type: 'string', multiple: true },
+  'impl-files': { type: 'string', multiple: true },
+  sign: { type: 'string' },
 } as const;
 
 /** Runs `ejc run ...` and returns the exit code of the report's verdict. */
@@ -60,6 +65,8 @@ export async function runCommand(argv: string[]): Promise<number> {
   const html = stringValue(parsed, 'html');
   await checkOutputs(runOutputs(out, junit, html), runInputs(parsed));
   await checkTrialRoot();
+  // A bad signing key must fail before a long run, not after it.
+  const signKey = await signingKey(parsed);
   const { runConformance, defaultLaunch } = await import('../harness/run-conformance.js');
   const progress = createProgress(process.stderr);
   let report;
@@ -80,6 +87,7 @@ export async function runCommand(argv: string[]): Promise<number> {
     }
   };
   const reportPath = out === undefined ? null : await attempt(() => writeReportFile(out, report));
+  if (signKey !== null && reportPath !== null) await attempt(() => writeSignature(envelopePathFor(reportPath), report, signKey));
   if (junit !== undefined) await attempt(() => writeArtifact(junit, toJUnit(report)));
   if (json) {
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
@@ -122,7 +130,7 @@ export async function runOptions(parsed: Parsed, argv: string[]): Promise<Omit<R
   const timeoutText = stringValue(parsed, 'timeout');
   const jobsText = stringValue(parsed, 'jobs');
   const out = stringValue(parsed, 'out');
-  const { launch, secrets } = launchFrom(parsed);
+  const { launch, secrets } = launchAndSecrets(parsed);
   return {
     launch,
     ...(secrets === null ? {} : { implSecrets: secrets.values }),
@@ -139,11 +147,17 @@ export async function runOptions(parsed: Parsed, argv: string[]): Promise<Omit<R
     timeoutMs: timeoutText === undefined ? DEFAULT_TIMEOUT_MS : intValue('timeout', timeoutText, 1, MAX_TIMEOUT_MS),
     jobs: jobsText === undefined ? Math.min(defaultJobs(), MAX_JOBS) : intValue('jobs', jobsText, 1, MAX_JOBS),
     // Recorded in the report as its reproduce command: secret values become the variables they are read from.
+    implFiles: stringValues(parsed, 'impl-files'),
     argv: secrets === null ? argv : publicArgv(argv, secrets.sources),
   };
 }
 
-function launchFrom(parsed: Parsed): { launch: Launch | null; secrets: ParsedSecrets | null } {
+/** The implementation named by --impl/--impl-option or --cmd, or null for "the reference journal". */
+export function launchFrom(parsed: Parsed): Launch | null {
+  return launchAndSecrets(parsed).launch;
+}
+
+function launchAndSecrets(parsed: Parsed): { launch: Launch | null; secrets: ParsedSecrets | null } {
   const impl = stringValue(parsed, 'impl');
   const cmd = stringValue(parsed, 'cmd');
   const pairs = stringValues(parsed, 'impl-option');
@@ -166,4 +180,12 @@ function launchFrom(parsed: Parsed): { launch: Launch | null; secrets: ParsedSec
   // fromEntries defines own data properties, so a "__proto__" key stays an ordinary option.
   const launch: Launch = { kind: 'module', module: impl, options: Object.fromEntries(entries), ...(secrets === null ? {} : { secretOptions: secrets.sources }) };
   return { launch, secrets };
+}
+
+// Read before the run: a missing or unsafe key fails at once.
+async function signingKey(parsed: Parsed): Promise<Uint8Array | null> {
+  const path = stringValue(parsed, 'sign');
+  if (path === undefined) return null;
+  if (stringValue(parsed, 'out') === undefined) throw new EjcError('usage', '--sign writes the signature beside the report: give --out <dir> too');
+  return readPrivateKey(path);
 }

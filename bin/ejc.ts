@@ -5,9 +5,11 @@ import { EjcError } from '../harness/errors.js';
 import { installSignalCleanup } from '../harness/driver/registry.js';
 import { closestIds } from '../harness/select-scenarios.js';
 import { explainCommand, listCommand } from './cmd-catalog.js';
+import { keygenCommand } from './cmd-keygen.js';
 import { mergeCommand } from './cmd-merge.js';
 import { reportCommand } from './cmd-report.js';
 import { runCommand } from './cmd-run.js';
+import { signCommand } from './cmd-sign.js';
 import { verifyCommand } from './cmd-verify.js';
 import { installStdio } from './stdio.js';
 import { EXIT } from './exit-codes.js';
@@ -30,6 +32,8 @@ const COMMANDS: Record<CommandName, (argv: string[]) => Promise<number>> = {
   verify: verifyCommand,
   merge: mergeCommand,
   report: reportCommand,
+  keygen: keygenCommand,
+  sign: signCommand,
 };
 
 async function dispatch(argv: string[]): Promise<number> {

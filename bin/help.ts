@@ -8,7 +8,7 @@ export function helpText(command: string | undefined): string {
 }
 
 /** The commands ejc knows, for dispatch and "did you mean". */
-export const COMMAND_NAMES = ['run', 'list', 'explain', 'verify', 'merge', 'report'] as const;
+export const COMMAND_NAMES = ['run', 'list', 'explain', 'verify', 'merge', 'report', 'keygen', 'sign'] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 export { DEFAULT_SEED, DEFAULT_TIMEOUT_MS, MAX_JOBS, MAX_SEED, MAX_TIMEOUT_MS };
@@ -32,9 +32,11 @@ Commands:
   run       run the scenarios against an implementation and write a conformance report
   list      list the scenarios with their spec references and tags
   explain   describe what one scenario does and asserts
-  verify    re-check a report's schema, hashes, counts and verdicts
+  verify    re-check a report's schema, hashes, counts and verdicts; --trust authenticates, --rerun reproduces
   merge     merge the shard reports of one run into the unsharded report
   report    render a report as one self-contained HTML page (verdict, assertions, timelines)
+  keygen    create an Ed25519 key pair for signing reports
+  sign      sign a report (an in-toto Statement in a DSSE envelope)
 
 Run "ejc <command> --help" for a command's flags. "ejc --version" prints the harness version.`;
 
@@ -54,6 +56,8 @@ Implementation (default: the bundled reference journal):
                          output and never recorded (reproduce commands read it from $EJC_IMPL_SECRET_<K>);
                          k=env:VAR reads the value from $VAR, so it is not in ejc's own argv either
   --cmd <command>        a command that speaks the ejc wire protocol on stdin/stdout (any language)
+  --impl-files <glob>    files the implementation loads, bound into the report's fingerprint by SHA-256
+                         (relative to the invoking directory; repeatable; e.g. 'src/**/*.js')
 
 Selection:
   --scenario <glob>      scenario ids to run ("cp03.*", "s8e.*"); repeatable; default all
@@ -80,6 +84,8 @@ Output (checked before the first trial; written atomically and durably, secrets 
   --junit <file>         also write JUnit XML (another file than the report)
   --html <file>          also write the report as one self-contained HTML page (timelines, filters)
   --json                 print only the report JSON on stdout
+  --sign <private key>   also write <dir>/report.dsse.json: the report signed as an in-toto Statement
+                         in a DSSE envelope (Ed25519; make a key with ejc keygen; needs --out)
 
 Colour: on a terminal, unless NO_COLOR is set or TERM=dumb; FORCE_COLOR=1 forces it, FORCE_COLOR=0 turns it off.
 In GitHub Actions (GITHUB_ACTIONS=true): an ::error annotation per failing scenario and a markdown summary
@@ -105,13 +111,29 @@ matching exits 3 and names the closest ids.
   --json   print the matching scenario descriptions as JSON`,
 
   verify: `
-Usage: ejc verify <report.json> [--rerun]
+Usage: ejc verify <report.json> [--trust <public key>]... [--rerun [--impl <module> | --cmd <command>]]
 
 Checks the report from its own bytes: schema, content hash, outcome digest, counts against the
 sums over trials, every trial/scenario/report verdict against its evidence, a SIGKILL for every
-planned kill of a passed trial, no duplicate or restart writes in a conformant report, and no
-canary (secret) values anywhere.
-  --rerun   also run the report's reproduce command and compare the outcome digests`,
+planned kill of a passed trial, no duplicate or restart writes in a conformant report, no canary
+(secret) values anywhere, the implementation fingerprint's structure, and the reproduce commands
+against the recorded seed, selection and settings. That proves the report self-consistent, not
+who wrote it: anyone can reseal an edited report.
+
+Authenticity:
+  --trust <public key>      check the signature envelope (report.dsse.json beside the report) with this
+                            Ed25519 public key: a trusted signature over exactly this report, whose
+                            in-toto subject is its implementation fingerprint; repeatable (any one suffices)
+  --envelope <file>         the envelope, when it is not beside the report
+
+Reproduction (never runs a command taken from the report):
+  --rerun                   re-run the report's seed, selection, timeout and expected failures and list
+                            every scenario whose outcome differs, and every implementation file that does
+  --impl <module>, --impl-option <k=v>, --cmd <command>, --impl-files <glob>
+                            your copy of the implementation (a report of the bundled reference journal
+                            reruns the bundled one without them)
+  --accept-report-command   run the implementation as the report names it (printed first); never implied
+  --jobs <n>                scenarios run concurrently (default: one per core)`,
 
   merge: `
 Usage: ejc merge <shard-report.json>... --out <dir>
@@ -120,7 +142,10 @@ Merges the reports of "ejc run --shard i/n" for every i of the same n (same impl
 seed, selection and harness version) into <dir>/report.json. Its outcome digest equals the one
 an unsharded run produces. Exits with the merged report's verdict code.
   --out <dir>   where to write the merged report (required)
-  --junit <f>   also write JUnit XML of the merged report`,
+  --junit <f>   also write JUnit XML of the merged report
+
+The shards must share the harness build, implementation fingerprint and settings; each shard's
+environment is kept as its own entry.`,
 
   report: `
 Usage: ejc report <report.json> --html <file>
@@ -131,4 +156,23 @@ and each trial's timeline: driver processes, operations, announced crash points,
 restarts, target writes and disclosures. It loads nothing from the network; open the file in a browser.
 A report that does not verify is still rendered, with the problems on top, and exits 1.
   --html <file>   where to write the page (required)`,
+
+  keygen: `
+Usage: ejc keygen [--out <prefix>]
+
+Creates an Ed25519 key pair for signing reports: <prefix>.key, the private key (PKCS#8 PEM,
+mode 0600: keep it secret) and <prefix>.pub, the public key (SPKI PEM: publish it). The default
+prefix is ./ejc-signing. Existing files are never overwritten and the private key is never printed.
+Both files are standard PEM (RFC 8410): openssl pkey -in <prefix>.key -pubout prints the public key.`,
+
+  sign: `
+Usage: ejc sign <report.json> --key <private key> [--out <envelope>]
+
+Verifies the report, then writes it signed: an in-toto Statement v1 (subject: the implementation
+fingerprint and each of its files; predicateType
+https://effect-journal-conformance.invalid/ConformanceReport/v1; predicate: the report) as the
+payload of a DSSE envelope with an Ed25519 signature. Default output: report.dsse.json beside the
+report. A report that does not verify is not signed (exit 1). The key file must be mode 0600.
+  --key <file>   the private key (ejc keygen writes one)
+  --out <file>   where to write the envelope`,
 };

@@ -11,6 +11,7 @@ export type EjcErrorCode =
   | 'journal_error'
   | 'report_invalid'
   | 'report_unreadable'
+  | 'key_invalid'
   | 'scenario_unknown'
   | 'harness_requirement'
   | 'output_invalid'

@@ -13,6 +13,10 @@ import { REPORT_SCHEMA_NAME, REPORT_SCHEMA_VERSION, type Launch, type Report, ty
 import { reportVerdict, summarize, sumCounts } from '../reports/derive.js';
 import { sealReport } from '../reports/seal.js';
 import { claimBoundary } from '../reports/boundary.js';
+import { describeEnvironment } from '../reports/environment.js';
+import { fingerprintLaunch, REFERENCE_MODULE } from '../reports/fingerprint.js';
+import { harnessBuild } from '../reports/harness-build.js';
+import { settingsOf, type FamilySettings } from '../reports/settings.js';
 import { allScenarios } from '../scenarios/catalog.js';
 import { DEFAULT_TIMEOUT_MS } from './defaults.js';
 import { implSecretsEnv } from './secrets/impl-secrets.js';
@@ -40,6 +44,10 @@ export interface RunOptions {
   /** Values of the launch's declared-secret options (`launch.secretOptions` names them); never recorded. */
   implSecrets?: Readonly<Record<string, string>>;
   argv: string[];
+  /** --impl-files globs: files the implementation loads, bound into the report's fingerprint. */
+  implFiles?: readonly string[];
+  /** Outcome-shaping settings a scenario family adds (recorded under settings.families). */
+  familySettings?: FamilySettings;
   onProgress?: (e: ProgressEvent) => void;
 }
 
@@ -48,8 +56,7 @@ export type ProgressEvent =
   | { kind: 'scenario-end'; index: number; total: number; id: string; verdict: ScenarioVerdict; durationMs: number }
   | { kind: 'kept'; id: string; dir: string };
 
-/** The module name that stands for the bundled reference journal, portable across machines. */
-export const REFERENCE_MODULE = 'ejc:reference';
+export { REFERENCE_MODULE };
 
 /** The reference journal's launch: the bundled adapter through the host driver. */
 export function defaultLaunch(options: Record<string, string> = {}): Launch {
@@ -66,6 +73,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
   }
   const spawnLaunch = resolveForSpawn(options.launch);
   const hello = await probe(spawnLaunch, options.timeoutMs, options.implSecrets);
+  const fingerprint = fingerprintImplementation(options);
   // Each pack section maps scenario id to that scenario's contribution, so shards hold disjoint keys.
   const sections: Record<string, Record<string, unknown>> = {};
   let done = 0;
@@ -98,7 +106,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
   return sealReport(maskValue({
     schema: { name: REPORT_SCHEMA_NAME, version: REPORT_SCHEMA_VERSION },
     implementation: { name: hello.name, version: hello.version, protocolVersion: hello.protocolVersion, capabilities: sortedCaps(hello.capabilities), launch: options.launch },
-    harness: { name: 'effect-journal-conformance', version: harnessVersion(), node: process.version, platform: `${process.platform}-${process.arch}` },
+    harness: { name: 'effect-journal-conformance', version: harnessVersion(), node: process.version, platform: `${process.platform}-${process.arch}`, build: harnessBuild() },
     seed: options.seed,
     selection: { scenarios: [...options.scenarioPatterns], tags: [...options.tags], shard: options.shard, ...(exclude.length > 0 ? { exclude: [...exclude] } : {}) },
     startedAt: startedAt.toISOString(),
@@ -109,9 +117,18 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     counts: sumCounts(results.flatMap((r) => r.trials)),
     scenarios: results,
     sections,
-    reproduce: { run: ['npx ejc', ...options.argv.map(shellQuote)].join(' ').trim(), verify: `npx ejc verify ${shellQuote(options.reportPath ?? 'report.json')}` },
+    reproduce: { run: reproduceRunCommand(options), verify: `npx ejc verify ${shellQuote(options.reportPath ?? 'report.json')}` },
     boundary: claimBoundary(),
+    fingerprint,
+    environment: [describeEnvironment(options.shard?.index ?? null)],
+    settings: settingsOf(options),
   }));
+}
+
+/** The fingerprint of what `options.launch` runs, with relative paths taken from the invoking directory. */
+export function fingerprintImplementation(options: Pick<RunOptions, 'launch' | 'implFiles'>): Report['fingerprint'] {
+  const reference = options.launch.kind === 'module' && options.launch.module === REFERENCE_MODULE;
+  return fingerprintLaunch(options.launch, { cwd: process.cwd(), implFiles: options.implFiles ?? [], ...(reference ? { referenceAdapter: referenceAdapterPath() } : {}) });
 }
 
 /** The bundled reference adapter's compiled path. */
@@ -143,14 +160,45 @@ export async function probe(launch: Launch, timeoutMs: number, implSecrets?: Rea
  * options, the seed, a non-default timeout, and the expect-failures file when it lists the scenario.
  */
 export function reproduceCommand(options: Pick<RunOptions, 'launch' | 'seed'> & Partial<Pick<RunOptions, 'timeoutMs' | 'expectFailures' | 'expectFailuresFile'>>, id: string): string {
-  const impl = options.launch.kind === 'command' ? `--cmd ${shellQuote(options.launch.command)}` : options.launch.module === REFERENCE_MODULE ? '' : `--impl ${shellQuote(options.launch.module)}`;
-  const implOptions = options.launch.kind === 'module' ? Object.entries(options.launch.options).map(([k, v]) => `--impl-option ${shellQuote(`${k}=${v}`)}`) : [];
-  const timeout = options.timeoutMs === undefined || options.timeoutMs === DEFAULT_TIMEOUT_MS ? '' : `--timeout ${options.timeoutMs}`;
+  const timeout = options.timeoutMs === undefined || options.timeoutMs === DEFAULT_TIMEOUT_MS ? [] : [`--timeout ${options.timeoutMs}`];
   const listed = options.expectFailuresFile !== undefined && options.expectFailures?.has(id) === true;
-  const expect = listed ? `--expect-failures ${shellQuote(options.expectFailuresFile!)}` : '';
+  const expect = listed ? [`--expect-failures ${shellQuote(options.expectFailuresFile!)}`] : [];
+  return ['npx ejc run', ...implFlags(options.launch), `--scenario ${shellQuote(id)}`, `--seed ${options.seed}`, ...timeout, ...expect, '--keep-failed'].join(' ');
+}
+
+/**
+ * The command that re-runs the whole run: the caller's other flags kept, the ones that name the
+ * implementation or shape outcomes written from the options, so it always agrees with the report.
+ */
+export function reproduceRunCommand(options: Pick<RunOptions, 'launch' | 'scenarioPatterns' | 'tags' | 'seed' | 'shard' | 'timeoutMs' | 'argv'> & Partial<Pick<RunOptions, 'excludePatterns'>>): string {
+  const rebuilt = new Set(['impl', 'impl-option', 'impl-secret', 'cmd', 'scenario', 'tag', 'exclude', 'seed', 'shard', 'timeout']);
+  const args = options.argv[0] === 'run' ? options.argv.slice(1) : options.argv;
+  const kept: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const flag = /^--([a-z-]+)(=.*)?$/s.exec(args[i]!);
+    if (flag !== null && rebuilt.has(flag[1]!)) {
+      if (flag[2] === undefined) i++;
+    } else kept.push(args[i]!);
+  }
+  return [
+    'npx ejc run',
+    ...implFlags(options.launch),
+    ...options.scenarioPatterns.map((p) => `--scenario ${shellQuote(p)}`),
+    ...options.tags.map((t) => `--tag ${shellQuote(t)}`),
+    ...(options.excludePatterns ?? []).map((p) => `--exclude ${shellQuote(p)}`),
+    `--seed ${options.seed}`,
+    ...(options.shard === null ? [] : [`--shard ${options.shard.index}/${options.shard.count}`]),
+    `--timeout ${options.timeoutMs}`,
+    ...kept.map(shellQuote),
+  ].join(' ');
+}
+
+function implFlags(launch: Launch): string[] {
+  if (launch.kind === 'command') return [`--cmd ${shellQuote(launch.command)}`];
+  const impl = launch.module === REFERENCE_MODULE ? [] : [`--impl ${shellQuote(launch.module)}`];
   // A secret option is named by the variable it is read from, so the command runs without carrying the value.
-  const secrets = options.launch.kind === 'module' ? Object.entries(options.launch.secretOptions ?? {}).map(([k, env]) => `--impl-secret ${shellQuote(`${k}=env:${env}`)}`) : [];
-  return ['npx ejc run', impl, ...implOptions, ...secrets, `--scenario ${shellQuote(id)}`, `--seed ${options.seed}`, timeout, expect, '--keep-failed'].filter((p) => p !== '').join(' ');
+  const secrets = Object.entries(launch.secretOptions ?? {}).map(([k, env]) => `--impl-secret ${shellQuote(`${k}=env:${env}`)}`);
+  return [...impl, ...Object.entries(launch.options).map(([k, v]) => `--impl-option ${shellQuote(`${k}=${v}`)}`), ...secrets];
 }
 
 function shellQuote(s: string): string {

@@ -78,6 +78,7 @@ async function runTrial(scenario: Scenario, options: ScenarioRunOptions): Promis
     effectsAfter: t.effectsAfter,
     assertions: t.assertions,
     counts: { trials: 1, kills: t.kills.length, restarts: t.tally.restarts, ...world, replays: t.tally.replays, refusals: t.tally.refusals, disclosures: t.tally.disclosures, bytesScanned: t.tally.bytesScanned, canaryHits: t.tally.canaryHits },
+    ...(t.variableCounts.size > 0 ? { variableCounts: [...t.variableCounts].sort() } : {}),
     verdict: 'passed',
     inconclusiveReason: t.inconclusiveReason,
     violations,

@@ -37,6 +37,8 @@ export function mergeReports(reports: Report[], options: MergeOptions = {}): Rep
     counts: sumCounts(scenarios.flatMap((s) => s.trials)),
     scenarios,
     sections: mergeSections(shards),
+    // Shards may run on different machines: each keeps its own environment entry, in shard order.
+    environment: shards.flatMap((r) => r.environment),
     reproduce: {
       run: withoutShardFlag(first.reproduce.run),
       verify: options.reportPath === undefined ? first.reproduce.verify : `npx ejc verify ${options.reportPath}`,
@@ -56,6 +58,9 @@ function checkSameRun(reports: Report[]): void {
     ['implementation', (r) => r.implementation],
     ['seed', (r) => r.seed],
     ['harness version', (r) => [r.harness.name, r.harness.version]],
+    ['harness build', (r) => r.harness.build],
+    ['implementation fingerprint', (r) => r.fingerprint.digest],
+    ['settings', (r) => r.settings],
     ['scenario selection', (r) => [r.selection.scenarios, r.selection.tags, r.selection.exclude ?? []]],
     ['schema', (r) => r.schema],
   ];

@@ -1,9 +1,11 @@
 // The conformance report's zod schema: the witness artifact every run writes and `ejc verify` checks.
 import { z } from 'zod';
 import { Capabilities, EffectRow } from '../harness/protocol/schemas.js';
+import { Environment, Fingerprint, HarnessBuild, Settings } from './binding-schema.js';
 
 export const REPORT_SCHEMA_NAME = 'ejc-conformance-report';
-export const REPORT_SCHEMA_VERSION = 1;
+/** 2: reports bind the fingerprint, harness build, environment and settings (version 1 reports had none). */
+export const REPORT_SCHEMA_VERSION = 2;
 
 export const CountKeys = [
   'trials',
@@ -20,6 +22,9 @@ export const CountKeys = [
   'canaryHits',
 ] as const;
 export type CountKey = (typeof CountKeys)[number];
+/** The counts a trial may mark as legitimately variable: never a write, kill or canary count, which are findings. */
+export const VariableCountKeys = ['disclosures', 'replays', 'refusals', 'bytesScanned'] as const satisfies readonly CountKey[];
+export type VariableCountKey = (typeof VariableCountKeys)[number];
 export const Counts = z.object(Object.fromEntries(CountKeys.map((k) => [k, z.number().int().min(0)])) as Record<CountKey, z.ZodNumber>);
 export type Counts = z.infer<typeof Counts>;
 
@@ -34,6 +39,11 @@ export const Assertion = z.object({
    * wrong operation, a planted secret echoed), so it decides the trial even when a planned kill is missing.
    */
   conclusive: z.literal(true).optional(),
+  /**
+   * The raw value of an observation the contract lets vary (a race, a kill window). `actual` then
+   * names the allowance it fell in, and only that enters the outcome digest.
+   */
+  observed: z.unknown().optional(),
 });
 
 export const Kill = z.object({
@@ -78,6 +88,8 @@ export const Trial = z.object({
   effectsAfter: z.array(EffectRow).nullable(),
   assertions: z.array(Assertion),
   counts: Counts,
+  /** Counts the contract lets vary between runs (e.g. disclosures of two racing resumes); left out of the outcome digest. */
+  variableCounts: z.array(z.enum(VariableCountKeys)).optional(),
   verdict: TrialVerdict,
   /** Why the trial is inconclusive (crash point never reached, timeout, protocol violation...). */
   inconclusiveReason: z.string().nullable(),
@@ -135,7 +147,7 @@ export const Report = z.object({
     capabilities: Capabilities,
     launch: Launch,
   }),
-  harness: z.object({ name: z.string(), version: z.string(), node: z.string(), platform: z.string() }),
+  harness: z.object({ name: z.string(), version: z.string(), node: z.string(), platform: z.string(), build: HarnessBuild }),
   seed: z.number().int().min(0),
   selection: z.object({
     scenarios: z.array(z.string()),
@@ -159,6 +171,12 @@ export const Report = z.object({
     covers: z.array(z.string()),
     excludes: z.array(z.string()),
   }),
+  /** What was tested, by content (reports/binding-schema.ts). */
+  fingerprint: Fingerprint,
+  /** Where it ran: one entry, or one per shard in a merged report. */
+  environment: z.array(Environment).min(1),
+  /** The settings besides seed and selection that shape outcomes. */
+  settings: Settings,
   outcomeDigest: z.string().regex(/^[0-9a-f]{64}$/),
   contentHash: z.string().regex(/^[0-9a-f]{64}$/),
 });

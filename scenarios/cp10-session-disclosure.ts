@@ -10,6 +10,8 @@ const SID = 'sess-1';
 const committedSilent = sessionAddress(0, 0, 'http_request');
 const unresolved = sessionAddress(0, 1, 'write_file');
 const crashedTurnEffect = sessionAddress(1, 0, 'http_request');
+/** The allowance for a disclosure a kill or a race may repeat: never zero, at most once per resume that read it. */
+const ONCE_OR_TWICE = 'between 1 and 2 (allowed)';
 
 export const cp10: Scenario[] = [
   session('cp10.session.disclose-once', 'A committed effect of a crashed turn is disclosed exactly once; unresolved rows on every resume', async (t) => {
@@ -33,7 +35,7 @@ export const cp10: Scenario[] = [
     await resumeSession(t, client, SID);
     const third = await resumeSession(t, client, SID);
     const n = noticesFor(t, SID, crashedTurnEffect);
-    t.check('notices naming the crashed turn\'s effect', 'between 1 and 2', n, n >= 1 && n <= 2);
+    t.allow('notices naming the crashed turn\'s effect', ONCE_OR_TWICE, n, n >= 1 && n <= 2);
     expectDisclosures(t, 'third resume discloses only the unresolved row', [`${unresolved}:unresolved`], third.disclosed);
     await commonEnd(t, client);
   }),
@@ -45,7 +47,9 @@ export const cp10: Scenario[] = [
     const [ra, rb] = await Promise.all([resumeSession(t, a, SID), resumeSession(t, b, SID)]);
     t.expect('rows deleted by both sweeps together', 2, (ra.sweep?.deleted ?? 0) + (rb.sweep?.deleted ?? 0));
     const n = noticesFor(t, SID, crashedTurnEffect);
-    t.check('notices naming the crashed turn\'s effect', 'between 1 and 2', n, n >= 1 && n <= 2);
+    // Which resume read first is the machine's doing: the digest records only that the count was allowed.
+    t.allow('notices naming the crashed turn\'s effect', ONCE_OR_TWICE, n, n >= 1 && n <= 2);
+    t.varies('disclosures');
     const third = await resumeSession(t, a, SID);
     expectDisclosures(t, 'a later resume discloses only the unresolved row', [`${unresolved}:unresolved`], third.disclosed);
     await commonEnd(t, a);

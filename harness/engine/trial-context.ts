@@ -5,7 +5,7 @@ import { mkdirSync } from 'node:fs';
 import type { DriverHandle } from '../driver/types.js';
 import { startDriver } from '../driver/start-driver.js';
 import type { Capabilities, EffectRow, HelloResult } from '../protocol/schemas.js';
-import type { Assertion, Kill, Launch } from '../../reports/schema.js';
+import type { Assertion, Kill, Launch, VariableCountKey } from '../../reports/schema.js';
 import { createRng, type Rng } from '../rng.js';
 import { TargetWorld } from '../world/targets.js';
 import { EventLog } from './event-log.js';
@@ -43,6 +43,8 @@ export class TrialContext {
   readonly sections: Record<string, unknown> = {};
   /** The wire and what happened around it: the kept transcript and the report's timeline. */
   readonly record = new TrialRecord();
+  /** Counts the contract lets vary between runs of this trial (see `varies`). */
+  readonly variableCounts = new Set<VariableCountKey>();
   plannedKills = 0;
   effectsBefore: EffectRow[] | null = null;
   effectsAfter: EffectRow[] | null = null;
@@ -222,6 +224,22 @@ export class TrialContext {
   check(name: string, expected: unknown, actual: unknown, passed: boolean): boolean {
     this.assertions.push({ name, expected: jsonSafe(expected), actual: jsonSafe(actual), passed });
     return passed;
+  }
+
+  /**
+   * Records an observation the contract lets vary (which of two racing resumes disclosed, a kill
+   * between notice and sweep): when allowed, `actual` is the allowance itself and the raw value goes
+   * to `observed`, so the outcome digest depends on conformance, not on the machine's load.
+   */
+  allow(name: string, allowance: string, observed: unknown, allowed: boolean): boolean {
+    const value = jsonSafe(observed);
+    this.assertions.push({ name, expected: allowance, actual: allowed ? allowance : value, observed: value, passed: allowed });
+    return allowed;
+  }
+
+  /** Marks counts whose value the contract lets vary in this trial; they stay in the report, out of the outcome digest. */
+  varies(...keys: VariableCountKey[]): void {
+    for (const k of keys) this.variableCounts.add(k);
   }
 
   /** How the implementation under test is started (absolute paths). */

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { closestIds, parseShard, selectScenarios } from '../../harness/select-scenarios.js';
-import { rerunArgs } from '../../bin/cmd-verify.js';
 import { parseExpectFailures } from '../../bin/expect-failures.js';
 import { splitCommand } from '../../bin/split-command.js';
 
@@ -36,7 +35,7 @@ describe('selectScenarios', () => {
   });
 });
 
-describe('splitCommand and rerunArgs', () => {
+describe('splitCommand and expect-failures files', () => {
   it('splits quoted words without a shell', () => {
     expect(splitCommand(`npx ejc run --cmd 'python3 my journal.py' --impl-option "k=a \\"b\\"" x\\ y`)).toEqual([
       'npx', 'ejc', 'run', '--cmd', 'python3 my journal.py', '--impl-option', 'k=a "b"', 'x y',
@@ -45,13 +44,6 @@ describe('splitCommand and rerunArgs', () => {
     expect(() => splitCommand('ejc run; rm -rf /')).toThrow(/shell operator ;/);
     expect(() => splitCommand('ejc run $(whoami)')).toThrow(/shell operator \$/);
     expect(() => splitCommand("ejc run 'open")).toThrow(/quote is not closed/);
-  });
-
-  it('reruns only ejc run, without output flags, always as --json', () => {
-    expect(rerunArgs('npx ejc run --seed 3 --out out --junit=j.xml --shard 1/2')).toEqual(['run', '--seed', '3', '--shard', '1/2', '--json']);
-    expect(rerunArgs('ejc run --json')).toEqual(['run', '--json']);
-    expect(() => rerunArgs('node evil.js run')).toThrow(/not an "ejc run" command/);
-    expect(() => rerunArgs('ejc merge a b')).toThrow(/not an "ejc run" command/);
   });
 
   it('parses an expect-failures file with comments', () => {

@@ -6,7 +6,7 @@ describe('ejc usage', () => {
     const top = await ejc(['--help']);
     expect(top.exitCode).toBe(0);
     expect(top.stdout).toMatch(/Commands:[\s\S]*verify[\s\S]*Exit codes:[\s\S]*3 {2}harness or usage error/);
-    for (const command of ['run', 'list', 'explain', 'verify', 'merge']) {
+    for (const command of ['run', 'list', 'explain', 'verify', 'merge', 'keygen', 'sign']) {
       const r = await ejc([command, '--help']);
       expect(r.exitCode, command).toBe(0);
       expect(r.stdout, command).toContain(`Usage: ejc ${command}`);

@@ -96,6 +96,8 @@ describe('verifyReport', () => {
   it('detects a scenario verdict its trials do not support', () => {
     const r = clone(buildReport());
     r.scenarios[0]!.verdict = 'expected_failure';
+    r.settings.expectFailures = ['cp01.kill-before-commit'];
+    r.reproduce.run += ' --expect-failures known.txt';
     expect(problemsOf(rederive(r))).toEqual(['$.scenarios[0].verdict: is expected_failure, its trials derive stale_expected_failure']);
   });
 
