@@ -46,7 +46,13 @@ function scenarioOutcome(s: ScenarioResult): unknown {
 
 function trialOutcome(t: Trial): unknown {
   const { durationMs: _d, stderrTail: _t, ...rest } = t;
-  return rest;
+  return { ...rest, kills: rest.kills.map(killOutcome) };
+}
+
+// Pids, sessions and how many processes a kill met vary from run to run; whether some escaped or survived does not.
+function killOutcome(k: Trial['kills'][number]): unknown {
+  const { tree, ...rest } = k;
+  return tree === undefined ? rest : { ...rest, tree: { escaped: tree.escaped.length, survivors: tree.survivors.length } };
 }
 
 function stripSeal(r: UnsealedReport | Report): UnsealedReport {

@@ -15,6 +15,11 @@ export const Capabilities = z.object({
   outerTransactionProbe: z.boolean(),
   /** The kxm.* operations (effect classes, recovery decisions, resolution) work. */
   kxm: z.boolean().optional(),
+  /**
+   * Names the separate server the journal's durable state lives in (e.g. `postgres at localhost:5432`), when it
+   * does: the harness's kill does not reach that server, and the report's claim boundary says so.
+   */
+  externalState: z.string().min(1).optional(),
 });
 export const OpenRequest = z.object({
   dir: z.string().min(1),
