@@ -93,7 +93,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     scenarios: results,
     sections,
     reproduce: { run: ['npx ejc', ...options.argv.map(shellQuote)].join(' ').trim(), verify: 'npx ejc verify report.json' },
-    boundary: claimBoundary(),
+    boundary: claimBoundary(hello.capabilities.externalState),
   });
 }
 
