@@ -70,17 +70,14 @@ export class StderrRing {
   private appendToFile(buf: Buffer): void {
     if (this.file === undefined || this.fileFailed || this.finished) return;
     const room = this.fileLimit - this.written;
-    if (room <= 0) {
-      this.dropped += buf.length;
-      return;
-    }
-    const kept = buf.length <= room ? buf : buf.subarray(0, room);
-    this.write(kept);
+    const kept = buf.length <= room ? buf : buf.subarray(0, Math.max(0, room));
+    if (kept.length > 0) this.write(kept);
     this.written += kept.length;
-    if (kept.length < buf.length) {
-      this.dropped += buf.length - kept.length;
+    if (kept.length === buf.length) return;
+    if (this.dropped === 0) {
       this.write(Buffer.from(`\n[ejc] stderr log cut here: it reached its limit of ${this.fileLimit} bytes; the rest is dropped\n`));
     }
+    this.dropped += buf.length - kept.length;
   }
 
   private write(bytes: Buffer): void {
