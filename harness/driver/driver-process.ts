@@ -223,6 +223,8 @@ export class DriverProcess implements DriverHandle {
       // The proof is best effort only where /proc cannot be read; `exited` must resolve regardless.
     }
     const info: ExitInfo = { ...leader, tree: end };
+    // A process the harness does not own (a declared external server) may still hold the pipes: let go of them.
+    for (const stream of [this.child.stdin, this.child.stdout, this.child.stderr]) stream.destroy();
     this.stderr.finish();
     unregisterDriver(this.pid);
     const waiter = this.waiter;
