@@ -40,15 +40,19 @@ export function ownProcesses(tag: string): OwnProcess[] {
   return found;
 }
 
-/** SIGKILLs whatever still carries the tag (cleanup after a failed assertion); returns what it found. */
-export function killOwn(tag: string): OwnProcess[] {
+/** SIGKILLs whatever still carries the tag and waits until it is dead; returns what it found alive. */
+export async function killOwn(tag: string): Promise<OwnProcess[]> {
   const left = ownProcesses(tag);
-  for (const p of left) {
-    try {
-      process.kill(p.pid, 'SIGKILL');
-    } catch {
-      // Already gone.
+  const deadline = Date.now() + 30_000;
+  for (let live = left; live.length > 0 && Date.now() < deadline; live = ownProcesses(tag)) {
+    for (const p of live) {
+      try {
+        process.kill(p.pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
     }
+    await new Promise((resolve) => setTimeout(resolve, 10));
   }
   return left;
 }

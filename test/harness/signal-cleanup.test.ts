@@ -37,7 +37,7 @@ describe('signal cleanup', () => {
       expect(existsSync(trialPath)).toBe(false);
     } finally {
       runner.kill('SIGKILL');
-      killOwn(tag);
+      await killOwn(tag);
     }
   });
 });
