@@ -4,7 +4,7 @@ import { EjcError, ProtocolViolation } from '../errors.js';
 import type { HelloResult, OperationName, OpParams } from '../protocol/schemas.js';
 import { decodeLine } from './decode.js';
 import type { SpawnSpec } from './launch.js';
-import { MARK_VAR } from './proc-scan.js';
+import { MARK_VAR, readProc } from './proc-scan.js';
 import { killTrees, type KilledProc } from './process-tree.js';
 import { newDriverMark, registerDriver, unregisterDriver, type LiveDriver } from './registry.js';
 import { endTree, type TreeEnd } from './tree-end.js';
@@ -57,7 +57,8 @@ export class DriverProcess implements DriverHandle {
     this.child.catch(() => undefined);
     if (this.child.pid === undefined) throw new EjcError('driver_start_failed', `${this.label}: could not spawn the ${spec.describe}`);
     this.pid = this.child.pid;
-    this.entry = { pgid: this.pid, mark, dirs: new Set(), externalState: null };
+    // Its start time bounds the search: nothing it started can be older than the driver itself.
+    this.entry = { pgid: this.pid, mark, since: readProc(this.pid)?.start ?? 0, dirs: new Set(), externalState: null };
     registerDriver(this.entry);
     const closed = [this.child.stdout, this.child.stderr].map((s) => new Promise<void>((r) => s.once('close', () => r())));
     // Always drain both pipes, so a chatty driver never blocks on a full pipe.
@@ -218,7 +219,7 @@ export class DriverProcess implements DriverHandle {
     // Whatever the leader left running dies now, then the proof: nothing of the tree runs, nothing holds its files.
     let end: TreeEnd = { processes: 0, escaped: [], survivors: [] };
     try {
-      end = await endTree(this.entry, this.killedAtOnce, streamsClosed);
+      end = await endTree(this.entry, this.killedAtOnce, streamsClosed, leader.killedByHarness || signal === 'SIGKILL');
     } catch {
       // The proof is best effort only where /proc cannot be read; `exited` must resolve regardless.
     }

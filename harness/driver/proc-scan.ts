@@ -32,14 +32,18 @@ export function procAvailable(): boolean {
 }
 let available: boolean | null = null;
 
-/** One pass over /proc: every process with its stat fields and, when `marks` is set, its driver mark. */
-export function scanProcesses(options: { marks: boolean } = { marks: true }): ProcEntry[] {
+/**
+ * One pass over /proc: every process with its stat fields and, when `marks` is set, its driver mark, read only
+ * for processes started at or after `since` (clock ticks since boot): an older one cannot carry a newer mark.
+ */
+export function scanProcesses(options: { marks: boolean; since?: number } = { marks: true }): ProcEntry[] {
   const entries: ProcEntry[] = [];
+  const since = options.since ?? 0;
   for (const pid of pids()) {
     const stat = readStat(pid);
     if (stat === null) continue;
     // A zombie's environment is gone and it can do nothing more: no need to read it.
-    const mark = options.marks && !isDeadState(stat.state) ? readMark(pid) : null;
+    const mark = options.marks && stat.start >= since && !isDeadState(stat.state) ? readMark(pid) : null;
     entries.push({ ...stat, mark });
   }
   return entries;
@@ -70,8 +74,10 @@ export function readCmdline(pid: number, maxChars = 240): string {
 /**
  * Every process (other than those `skip` names) holding something under one of `dirs`: an open file
  * descriptor, its working directory, or a mapped file. Returns pid → the absolute paths it holds.
+ * `mapsOf` limits the (costly) read of mappings to the processes it accepts; descriptors and working
+ * directories are read for every process.
  */
-export function findHolders(dirs: readonly string[], skip: (pid: number) => boolean): Map<number, string[]> {
+export function findHolders(dirs: readonly string[], skip: (pid: number) => boolean, mapsOf: (pid: number) => boolean = () => true): Map<number, string[]> {
   const held = new Map<number, string[]>();
   if (dirs.length === 0) return held;
   const needles = dirs.map((d) => Buffer.from(d));
@@ -92,7 +98,7 @@ export function findHolders(dirs: readonly string[], skip: (pid: number) => bool
       if (target !== null && under(target.replace(/ \(deleted\)$/, ''))) paths.add(target);
     }
     // A mapped file stays held after its descriptor is closed (SQLite maps its -shm file).
-    for (const path of mappedUnder(pid, needles)) if (under(path.replace(/ \(deleted\)$/, ''))) paths.add(path);
+    if (paths.size === 0 && mapsOf(pid)) for (const path of mappedUnder(pid, needles)) if (under(path.replace(/ \(deleted\)$/, ''))) paths.add(path);
     if (paths.size > 0) held.set(pid, [...paths].sort());
   }
   return held;

@@ -10,6 +10,8 @@ export type KilledProc = ProcEntry & { readonly cmdline: string | null };
 export interface TreeRoot {
   readonly pgid: number;
   readonly mark: string;
+  /** The leader's start time (clock ticks since boot): a process started earlier cannot carry the mark. */
+  readonly since?: number;
 }
 
 /** The live processes of `root` in a snapshot: its group and session, carriers of its mark, and all their descendants. */
@@ -47,7 +49,7 @@ export function killTrees(roots: readonly TreeRoot[], spare: ReadonlySet<string>
   const groups = new Set(roots.map((r) => r.pgid));
   const killed = new Map<string, KilledProc>();
   for (let pass = 0; pass < 4; pass++) {
-    const procs = scanProcesses();
+    const procs = scanProcesses({ marks: true, since: earliest(roots) });
     const fresh = roots.flatMap((r) => treeOf(r, procs)).filter((p) => !killed.has(key(p)) && !spare.has(key(p)));
     if (fresh.length === 0) break;
     // The evidence of an escape is read first: a dead process has no command line left.
@@ -57,6 +59,8 @@ export function killTrees(roots: readonly TreeRoot[], spare: ReadonlySet<string>
       sigkill(p.pid);
       killed.set(key(p), p);
     }
+    // A group kill is atomic even against a fork in flight; only a process outside the groups could fork unseen.
+    if (found.every((p) => groups.has(p.pgrp))) break;
   }
   return [...killed.values()];
 }
@@ -103,12 +107,16 @@ export function provenSurvivors(
   options: { others: readonly TreeRoot[]; externalState: string | null },
 ): { tree: ProcEntry[]; holders: Array<{ proc: ProcEntry; holds: string[] }> } {
   if (!procAvailable()) return { tree: [], holders: [] };
-  const procs = scanProcesses();
+  const since = earliest([root, ...options.others]);
+  const procs = scanProcesses({ marks: true, since });
   const tree = treeOf(root, procs);
   const byPid = new Map(procs.map((p) => [p.pid, p]));
   const excluded = new Set(options.others.flatMap((o) => treeOf(o, procs)).map((p) => p.pid));
   const mine = new Set(tree.map((p) => p.pid));
-  const held = findHolders(dirs, (pid) => pid === process.pid || excluded.has(pid) || isDeadState(byPid.get(pid)?.state ?? 'S'));
+  const skip = (pid: number): boolean => pid === process.pid || excluded.has(pid) || isDeadState(byPid.get(pid)?.state ?? 'S');
+  // A process older than every driver is no driver's: its open files still count (an undeclared server), but
+  // only a process of the drivers' could have closed its descriptor and kept just a mapping.
+  const held = findHolders(dirs, skip, (pid) => (byPid.get(pid)?.start ?? since) >= since);
   const holders: Array<{ proc: ProcEntry; holds: string[] }> = [];
   for (const [pid, holds] of held) {
     const proc = byPid.get(pid) ?? readProc(pid);
@@ -123,6 +131,10 @@ export function provenSurvivors(
 /** A stable identity for a process: its pid with its start time, so a reused pid is never mistaken for it. */
 export function key(p: ProcEntry): string {
   return `${p.pid}@${p.start}`;
+}
+
+function earliest(roots: readonly TreeRoot[]): number {
+  return Math.min(...roots.map((r) => r.since ?? 0));
 }
 
 function stillRunning(procs: readonly ProcEntry[]): ProcEntry[] {

@@ -1,6 +1,6 @@
 // Ending a driver's tree once its leader is reaped: kill what is left, wait until it is dead, prove nothing of it runs or holds its files.
 import { realpathSync } from 'node:fs';
-import { awaitGone, evidenceOf, key, killTrees, provenSurvivors, type KilledProc } from './process-tree.js';
+import { awaitGone, evidenceOf, killTrees, provenSurvivors, type KilledProc } from './process-tree.js';
 import { otherDrivers, type LiveDriver } from './registry.js';
 import type { ProcessEvidence, TreeEvidence } from './types.js';
 
@@ -11,31 +11,28 @@ export const KILL_WAIT_MS = 10_000;
 const STREAM_WAIT_MS = 1000;
 
 /**
- * `killedAtOnce` is what the harness's own kill found and SIGKILLed together (null when the leader exited by itself):
- * anything of the tree found alive beyond it escaped that kill and is a survivor. After a natural exit, what the
- * leader left behind is killed here and counted, not held against it (no crash was claimed at that moment).
+ * `killedAtOnce` is what the harness's own kill found and SIGKILLed together; null when the leader exited by
+ * itself, and then what it left behind is killed here. A crash (the harness's kill, or any death by SIGKILL such
+ * as strace's injected one) is then proven: nothing of the tree runs and nothing else holds the journal's files.
+ * Whatever fails that is a survivor: named, then killed so it does not outlive the trial.
  */
-export async function endTree(driver: LiveDriver, killedAtOnce: KilledProc[] | null, streamsClosed: Promise<unknown>): Promise<TreeEnd> {
-  const atOnce = killedAtOnce ?? [];
-  const late = killTrees([driver], new Set(atOnce.map(key)));
+export async function endTree(driver: LiveDriver, killedAtOnce: KilledProc[] | null, streamsClosed: Promise<unknown>, crashed: boolean): Promise<TreeEnd> {
+  const ended = killedAtOnce ?? killTrees([driver]);
   // A response written just before a natural exit may still sit in the pipe; with every writer dead, the pipes close.
   await within(streamsClosed, STREAM_WAIT_MS);
-  const ended = killedAtOnce === null ? late : atOnce;
-  const stuck = await awaitGone([...atOnce, ...late], KILL_WAIT_MS);
-  const survivors: ProcessEvidence[] = [];
-  const stuckKeys = new Set(stuck.map(key));
-  if (killedAtOnce !== null) for (const p of late) if (!stuckKeys.has(key(p))) survivors.push(evidenceOf(p));
-  for (const p of stuck) survivors.push(evidenceOf(p));
-  const proof = provenSurvivors(driver, [...driver.dirs].map(real), { others: otherDrivers(driver.pgid), externalState: driver.externalState });
-  const counted = new Set([...survivors.map((s) => s.pid)]);
-  const holdsOf = new Map(proof.holders.map((h) => [h.proc.pid, h.holds]));
-  for (const p of proof.tree) if (!counted.has(p.pid)) survivors.push(evidenceOf(p, holdsOf.get(p.pid) ?? []));
-  for (const h of proof.holders) if (!counted.has(h.proc.pid) && !proof.tree.some((p) => p.pid === h.proc.pid)) survivors.push(evidenceOf(h.proc, h.holds));
-  if (survivors.length > 0) await cleanUp([...proof.tree, ...proof.holders.map((h) => h.proc)]);
+  const survivors = new Map<number, ProcessEvidence>();
+  for (const p of await awaitGone(ended, KILL_WAIT_MS)) survivors.set(p.pid, evidenceOf(p));
+  if (crashed) {
+    const proof = provenSurvivors(driver, [...driver.dirs].map(real), { others: otherDrivers(driver.pgid), externalState: driver.externalState });
+    const holdsOf = new Map(proof.holders.map((h) => [h.proc.pid, h.holds]));
+    for (const p of proof.tree) if (!survivors.has(p.pid)) survivors.set(p.pid, evidenceOf(p, holdsOf.get(p.pid) ?? []));
+    for (const h of proof.holders) if (!survivors.has(h.proc.pid)) survivors.set(h.proc.pid, evidenceOf(h.proc, h.holds));
+    if (survivors.size > 0) await cleanUp([...proof.tree, ...proof.holders.map((h) => h.proc)]);
+  }
   return {
     processes: ended.length,
     escaped: ended.filter((p) => p.pgrp !== driver.pgid).map((p) => evidenceOf(p)),
-    survivors: survivors.sort((a, b) => a.pid - b.pid),
+    survivors: [...survivors.values()].sort((a, b) => a.pid - b.pid),
   };
 }
 
