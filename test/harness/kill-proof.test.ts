@@ -9,6 +9,7 @@ import { provenSurvivors, treeOf } from '../../harness/driver/process-tree.js';
 import type { ProcEntry } from '../../harness/driver/proc-scan.js';
 import { createTrialDir, type TrialDir } from '../../harness/trial-dir.js';
 import { externalExclusion } from '../../reports/boundary.js';
+import { inconclusiveCause, trialVerdict } from '../../reports/derive.js';
 import { computeOutcomeDigest, sealReport } from '../../reports/seal.js';
 import { verifyReport } from '../../reports/verify.js';
 import { buildReport, clone, scenario, trial } from '../reports/fixture.js';
@@ -128,6 +129,15 @@ describe('kill evidence in the report', () => {
     expect(verifyReport(withTree(4242, 1)).problems).toEqual([]);
     expect(computeOutcomeDigest(withTree(4242, 1))).toBe(computeOutcomeDigest(withTree(5151, 1)));
     expect(computeOutcomeDigest(withTree(4242, 1))).not.toBe(computeOutcomeDigest(withTree(4242, 0)));
+  });
+
+  it('never lets a trial whose kill left a survivor pass, even if nothing else says so', () => {
+    const survivor = { pid: 77, session: 77, group: 77, cmdline: 'node server.mjs', holds: ['<trial>/journal/effects.db'] };
+    const kill = { planned: 'boundary:after-prepare', point: 'boundary:after-prepare', seq: 5, signal: 'SIGKILL', driver: 'primary#1', tree: { processes: 1, escaped: [], survivors: [survivor] } };
+    const evidence = { ...trial('t1'), kills: [kill], inconclusiveReason: null };
+    expect(trialVerdict(evidence)).toBe('inconclusive');
+    expect(inconclusiveCause(evidence)).toBe("the kill at boundary:after-prepare left 1 process(es) running or holding the journal's files");
+    expect(trialVerdict({ ...evidence, kills: [{ ...kill, tree: { ...kill.tree, survivors: [] } }] })).toBe('passed');
   });
 });
 
