@@ -1,5 +1,5 @@
 // Reading the process table from /proc: every process's group, session, parent and driver mark, and who holds files under a directory.
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, readlinkSync, readSync } from 'node:fs';
 
 /** The environment variable that tags every process a driver starts, whatever group or session it moves to. */
 export const MARK_VAR = 'EJC_DRIVER_MARK';
@@ -71,19 +71,23 @@ export function readCmdline(pid: number, maxChars = 240): string {
   return text.length > maxChars ? `${text.slice(0, maxChars)}…` : text;
 }
 
+/** When this process (the harness) started: nothing older can have been started by one of its drivers. */
+export function harnessStart(): number {
+  ownStart ??= readStat(process.pid)?.start ?? 0;
+  return ownStart;
+}
+let ownStart: number | undefined;
+
 /**
- * Every process (other than those `skip` names) holding something under one of `dirs`: an open file
- * descriptor, its working directory, or a mapped file. Returns pid → the absolute paths it holds.
- * `mapsOf` limits the (costly) read of mappings to the processes it accepts; descriptors and working
- * directories are read for every process.
+ * Which of `candidates` hold something under one of `dirs`: an open file descriptor, the working
+ * directory, or a mapped file. Returns pid → the absolute paths it holds.
  */
-export function findHolders(dirs: readonly string[], skip: (pid: number) => boolean, mapsOf: (pid: number) => boolean = () => true): Map<number, string[]> {
+export function findHolders(dirs: readonly string[], candidates: readonly number[]): Map<number, string[]> {
   const held = new Map<number, string[]>();
   if (dirs.length === 0) return held;
   const needles = dirs.map((d) => Buffer.from(d));
   const under = (path: string): boolean => dirs.some((d) => path === d || path.startsWith(`${d}/`));
-  for (const pid of pids()) {
-    if (skip(pid)) continue;
+  for (const pid of candidates) {
     const paths = new Set<string>();
     const cwd = link(`/proc/${pid}/cwd`);
     if (cwd !== null && under(cwd)) paths.add(cwd);
@@ -98,19 +102,15 @@ export function findHolders(dirs: readonly string[], skip: (pid: number) => bool
       if (target !== null && under(target.replace(/ \(deleted\)$/, ''))) paths.add(target);
     }
     // A mapped file stays held after its descriptor is closed (SQLite maps its -shm file).
-    if (paths.size === 0 && mapsOf(pid)) for (const path of mappedUnder(pid, needles)) if (under(path.replace(/ \(deleted\)$/, ''))) paths.add(path);
+    if (paths.size === 0) for (const path of mappedUnder(pid, needles)) if (under(path.replace(/ \(deleted\)$/, ''))) paths.add(path);
     if (paths.size > 0) held.set(pid, [...paths].sort());
   }
   return held;
 }
 
 function mappedUnder(pid: number, needles: readonly Buffer[]): string[] {
-  let maps: Buffer;
-  try {
-    maps = readFileSync(`/proc/${pid}/maps`);
-  } catch {
-    return [];
-  }
+  const maps = readShared(`/proc/${pid}/maps`);
+  if (maps === null) return [];
   // Most processes map nothing of ours: search the raw bytes before decoding anything.
   if (!needles.some((n) => maps.includes(n))) return [];
   const found: string[] = [];
@@ -137,12 +137,9 @@ function pids(): number[] {
 }
 
 function readStat(pid: number): Omit<ProcEntry, 'mark'> | null {
-  let text: string;
-  try {
-    text = readFileSync(`/proc/${pid}/stat`, 'latin1');
-  } catch {
-    return null;
-  }
+  const bytes = readShared(`/proc/${pid}/stat`);
+  if (bytes === null) return null;
+  const text = bytes.toString('latin1');
   // The command name may contain spaces and parentheses; the fields after the last ')' are fixed.
   const rest = text.slice(text.lastIndexOf(')') + 2).split(' ');
   const state = rest[0];
@@ -152,12 +149,8 @@ function readStat(pid: number): Omit<ProcEntry, 'mark'> | null {
 }
 
 function readMark(pid: number): string | null {
-  let env: Buffer;
-  try {
-    env = readFileSync(`/proc/${pid}/environ`);
-  } catch {
-    return null;
-  }
+  const env = readShared(`/proc/${pid}/environ`);
+  if (env === null) return null;
   let at = env.indexOf(MARK_PREFIX);
   // Only a whole entry counts: the prefix must start the environment or follow a NUL.
   while (at > 0 && env[at - 1] !== 0) at = env.indexOf(MARK_PREFIX, at + 1);
@@ -165,6 +158,36 @@ function readMark(pid: number): string | null {
   const from = at + MARK_PREFIX.length;
   const end = env.indexOf(0, from);
   return env.toString('utf8', from, end === -1 ? env.length : end);
+}
+
+// One buffer reused for every /proc read: this runs after every kill, over every process on the machine.
+let shared = Buffer.alloc(64 * 1024);
+
+/** The whole file in the shared buffer (valid until the next call), or null when it cannot be read. */
+function readShared(path: string): Buffer | null {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return null;
+  }
+  try {
+    let length = 0;
+    for (;;) {
+      if (length === shared.length) {
+        const bigger = Buffer.alloc(shared.length * 2);
+        shared.copy(bigger);
+        shared = bigger;
+      }
+      const n = readSync(fd, shared, length, shared.length - length, null);
+      if (n === 0) return shared.subarray(0, length);
+      length += n;
+    }
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
 }
 
 function link(path: string): string | null {

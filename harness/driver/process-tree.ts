@@ -1,6 +1,6 @@
 // A driver's whole process tree: found by group, session, environment mark and parentage; killed at once; proven gone.
 import { killGroup } from './process-group.js';
-import { findHolders, isDeadState, procAvailable, readCmdline, readProc, scanProcesses, type ProcEntry } from './proc-scan.js';
+import { findHolders, harnessStart, isDeadState, procAvailable, readCmdline, readProc, scanProcesses, type ProcEntry } from './proc-scan.js';
 import type { ProcessEvidence } from './types.js';
 
 /** A process the harness SIGKILLed, with its command line when it had left the group (read before it died). */
@@ -113,10 +113,11 @@ export function provenSurvivors(
   const byPid = new Map(procs.map((p) => [p.pid, p]));
   const excluded = new Set(options.others.flatMap((o) => treeOf(o, procs)).map((p) => p.pid));
   const mine = new Set(tree.map((p) => p.pid));
-  const skip = (pid: number): boolean => pid === process.pid || excluded.has(pid) || isDeadState(byPid.get(pid)?.state ?? 'S');
-  // A process older than every driver is no driver's: its open files still count (an undeclared server), but
-  // only a process of the drivers' could have closed its descriptor and kept just a mapping.
-  const held = findHolders(dirs, skip, (pid) => (byPid.get(pid)?.start ?? since) >= since);
+  // Only a process started since the harness can have been started by one of its drivers; the rest of the
+  // machine is not read (this runs after every kill).
+  const oldest = harnessStart();
+  const candidates = procs.filter((p) => p.start >= oldest && p.pid !== process.pid && !excluded.has(p.pid) && !isDeadState(p.state));
+  const held = findHolders(dirs, candidates.map((p) => p.pid));
   const holders: Array<{ proc: ProcEntry; holds: string[] }> = [];
   for (const [pid, holds] of held) {
     const proc = byPid.get(pid) ?? readProc(pid);

@@ -1,7 +1,7 @@
 // Module-level registry of live drivers and temp dirs, so no process or directory outlives the harness.
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { findHolders, procAvailable, readProc } from './proc-scan.js';
+import { findHolders, harnessStart, procAvailable, readProc, scanProcesses } from './proc-scan.js';
 import { awaitGoneSync, killTrees, type TreeRoot } from './process-tree.js';
 
 /** A driver the harness started and has not yet seen end (its tree proven gone). */
@@ -41,7 +41,9 @@ export function killAllDrivers(): void {
     const killed = killTrees(roots);
     if (!external && procAvailable() && tempDirs.size > 0) {
       // A process that cleared its environment and left the tree is still ours if it holds our directories.
-      for (const pid of findHolders([...tempDirs], (pid) => pid === process.pid).keys()) {
+      const since = harnessStart();
+      const candidates = scanProcesses({ marks: false }).filter((p) => p.start >= since && p.pid !== process.pid).map((p) => p.pid);
+      for (const pid of findHolders([...tempDirs], candidates).keys()) {
         const proc = readProc(pid);
         if (proc === null) continue;
         try {
