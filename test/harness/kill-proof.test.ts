@@ -53,7 +53,6 @@ describe('the tree of a driver', () => {
 describe('killing a driver whose grandchild left its session', () => {
   it('kills the grandchild with it and records it as escaped; nothing of the tree is left', async () => {
     const driver = pool.track(await startDriver(grandchildLaunch, opts()));
-    await until(() => ownProcesses(tag).some((o) => o.cmdline === 'sleep 3600'));
     const sleeper = ownProcesses(tag).find((o) => o.cmdline === 'sleep 3600')!;
     expect(sleeper.sid).not.toBe(driver.pid);
     const exit = await driver.kill();
@@ -75,6 +74,7 @@ describe('killing a driver whose grandchild left its session', () => {
 
   it('ends what a driver that exits by itself left behind', async () => {
     const driver = pool.track(await startDriver(fakeLaunch('exit-mid-call', 'setsid sleep 3600 </dev/null >/dev/null 2>&1 & '), opts()));
+    await until(() => ownProcesses(tag).some((o) => o.cmdline === 'sleep 3600'));
     await expect(driver.call('checkpoint', {})).rejects.toMatchObject({ code: 'driver_exited' });
     const exit = await driver.exited;
     expect(exit).toMatchObject({ exitCode: 7, killedByHarness: false, tree: { processes: 1, survivors: [] } });

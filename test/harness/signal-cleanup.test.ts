@@ -25,10 +25,10 @@ describe('signal cleanup', () => {
     try {
       const [driverPid, trialPath] = await readyLine(runner);
       expect(existsSync(trialPath)).toBe(true);
-      // The tree to end: the runner, its driver, and the driver's grandchild in a session of its own.
-      const before = ownProcesses(tag);
-      expect(before.some((p) => p.pid === driverPid)).toBe(true);
-      expect(before.some((p) => p.cmdline === 'sleep 3600' && p.sid !== driverPid)).toBe(true);
+      // The tree to end: the runner, its driver, and the driver's grandchild in a session of its own
+      // (backgrounded by a shell, so it may still be on its way to exec `sleep`).
+      await until(() => ownProcesses(tag).some((p) => p.cmdline === 'sleep 3600' && p.sid !== driverPid));
+      expect(ownProcesses(tag).some((p) => p.pid === driverPid)).toBe(true);
       runner.kill(signal);
       const result = await runner;
       expect(result.exitCode).toBe(code);
@@ -41,6 +41,14 @@ describe('signal cleanup', () => {
     }
   });
 });
+
+async function until(condition: () => boolean, maxMs = 60_000): Promise<void> {
+  const deadline = Date.now() + maxMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not reached');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
 
 function spawnRunner(tag: string) {
   return execa(process.execPath, [join(fixtures, 'drivers', 'sigint-runner.mjs'), root], {

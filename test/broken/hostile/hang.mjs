@@ -1,9 +1,9 @@
 // Hostile: answers hello, leaves a setsid grandchild behind, then never answers another request.
-import { spawnSync } from 'node:child_process';
+import { leaveSetsidGrandchild } from './grandchild.mjs';
 import { createInterface } from 'node:readline';
 import { writeFully } from './paths.mjs';
 
-spawnSync('/bin/sh', ['-c', 'setsid sleep 3600 </dev/null >/dev/null 2>&1 &'], { stdio: 'ignore' });
+leaveSetsidGrandchild();
 const capabilities = { crashPoints: [], faults: [], tierMode: 'conservative', sessions: false, seeding: false, outerTransactionProbe: false };
 createInterface({ input: process.stdin }).on('line', (line) => {
   const req = JSON.parse(line);
