@@ -1,6 +1,6 @@
 // SIGINT, SIGTERM and SIGHUP of a harness process on a busy machine: every driver tree is dead and the trial dir
 // removed by the time the harness has exited (130 / 143 / 129), with no waiting after the fact.
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,8 +22,11 @@ describe('signal cleanup', () => {
   ] as const)('%s ends the whole driver tree and removes the trial dir before exiting %i', async (signal, code) => {
     const tag = newTag('signal');
     const runner = spawnRunner(tag);
+    let trialPath = '';
     try {
-      const [driverPid, trialPath] = await readyLine(runner);
+      const ready = await readyLine(runner);
+      const driverPid = ready[0];
+      trialPath = ready[1];
       expect(existsSync(trialPath)).toBe(true);
       // The tree to end: the runner, its driver, and the driver's grandchild in a session of its own
       // (backgrounded by a shell, so it may still be on its way to exec `sleep`).
@@ -36,8 +39,10 @@ describe('signal cleanup', () => {
       expect(ownProcesses(tag)).toEqual([]);
       expect(existsSync(trialPath)).toBe(false);
     } finally {
+      // Whatever failed above, leave nothing behind.
       runner.kill('SIGKILL');
       await killOwn(tag);
+      if (trialPath !== '') rmSync(trialPath, { recursive: true, force: true });
     }
   });
 });
