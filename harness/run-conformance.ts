@@ -118,7 +118,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     scenarios: results,
     sections,
     reproduce: { run: reproduceRunCommand(options), verify: `npx ejc verify ${shellQuote(options.reportPath ?? 'report.json')}` },
-    boundary: claimBoundary(),
+    boundary: claimBoundary(hello.capabilities.externalState),
     fingerprint,
     environment: [describeEnvironment(options.shard?.index ?? null)],
     settings: settingsOf(options),

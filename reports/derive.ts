@@ -33,6 +33,11 @@ export function inconclusiveCause(trial: TrialEvidence): string | null {
   if (notKilled !== undefined) {
     return `the driver at ${notKilled.point} ended with ${notKilled.signal ?? 'no signal'}, not SIGKILL`;
   }
+  // A kill that left part of the journal running (or holding its files) crashed nothing in particular.
+  const leaky = trial.kills.find((k) => (k.tree?.survivors.length ?? 0) > 0);
+  if (leaky !== undefined) {
+    return `the kill at ${leaky.point} left ${leaky.tree!.survivors.length} process(es) running or holding the journal's files`;
+  }
   // A trial that checked nothing proves nothing: it can never count as passed.
   if (trial.assertions.length === 0) return 'the trial checked no assertion';
   return null;

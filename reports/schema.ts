@@ -46,6 +46,16 @@ export const Assertion = z.object({
   observed: z.unknown().optional(),
 });
 
+/** One process as kill evidence; the command line has the trial directory replaced by `<trial>`. */
+export const ProcessEvidence = z.object({
+  pid: z.number().int().min(1),
+  session: z.number().int().min(0),
+  group: z.number().int().min(0),
+  cmdline: z.string(),
+  /** What it held under the journal's directory (open file, working directory or mapping). */
+  holds: z.array(z.string()),
+});
+
 export const Kill = z.object({
   /** What the scenario planned: a protocol boundary (`boundary:after-settle`) or an announced point. */
   planned: z.string().min(1),
@@ -56,6 +66,18 @@ export const Kill = z.object({
   /** The signal the harness observed when the driver's process group was reaped. */
   signal: z.string().nullable(),
   driver: z.string().min(1),
+  /**
+   * The proof of the kill: how many of the driver's processes it ended at once, those among them that had left
+   * the driver's process group (a real crash all the same), and any that survived or still held the journal's
+   * files (then the trial is inconclusive). Pids are evidence only: the outcome digest keeps just the counts.
+   */
+  tree: z
+    .object({
+      processes: z.number().int().min(0),
+      escaped: z.array(ProcessEvidence),
+      survivors: z.array(ProcessEvidence),
+    })
+    .optional(),
 });
 
 /** How many timeline events a trial keeps in the report; the middle of a longer trial is elided (see harness/transcript). */

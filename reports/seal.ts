@@ -56,12 +56,18 @@ export function scenarioOutcome(s: ScenarioResult): unknown {
 // The timeline's times vary run to run, and two concurrent drivers interleave differently: not outcome.
 function trialOutcome(t: Trial): unknown {
   const { durationMs: _d, stderrTail: _t, events: _e, variableCounts: _v, counts, assertions, ...rest } = t;
-  return { ...rest, counts: stableTrialCounts(t), assertions: assertions.map(assertionOutcome) };
+  return { ...rest, kills: rest.kills.map(killOutcome), counts: stableTrialCounts(t), assertions: assertions.map(assertionOutcome) };
 }
 
 function assertionOutcome(a: Assertion): unknown {
   const { observed: _o, ...rest } = a;
   return rest;
+}
+
+// Pids, sessions and how many processes a kill met vary from run to run; whether some escaped or survived does not.
+function killOutcome(k: Trial['kills'][number]): unknown {
+  const { tree, ...rest } = k;
+  return tree === undefined ? rest : { ...rest, tree: { escaped: tree.escaped.length, survivors: tree.survivors.length } };
 }
 
 // A count the trial marks as variable is the contract's allowance, not a finding: it is dropped from the view.

@@ -81,7 +81,8 @@ async function diesInside<F>(t: TrialContext, victim: JournalClient, c: SweepCas
     const exit = await victim.handle.kill();
     const signal = exit.signal === 'SIGKILL' || traceeKilled(log) ? 'SIGKILL' : exit.signal;
     if (reachedOp && signal === 'SIGKILL') {
-      t.recordKill(victim, { planned: `syscall:${label}`, point: `syscall:${label}`, seq: victim.handle.seq, signal, driver: victim.label });
+      // The same proof as a harness kill: the whole tree found, killed and proven gone, nothing holding the journal.
+      t.recordKill(victim, { planned: `syscall:${label}`, point: `syscall:${label}`, seq: victim.handle.seq, signal, driver: victim.label }, exit);
       return true;
     }
   }

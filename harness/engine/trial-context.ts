@@ -1,8 +1,8 @@
 // One trial's evidence: drivers it started, kills it made, assertions it checked, and the counts it saw.
 import { isDeepStrictEqual } from 'node:util';
 import { join } from 'node:path';
-import { mkdirSync } from 'node:fs';
-import type { DriverHandle } from '../driver/types.js';
+import { mkdirSync, realpathSync } from 'node:fs';
+import type { DriverHandle, ExitInfo, TreeEvidence } from '../driver/types.js';
 import { startDriver } from '../driver/start-driver.js';
 import type { Capabilities, EffectRow, HelloResult } from '../protocol/schemas.js';
 import type { Assertion, Kill, Launch, VariableCountKey } from '../../reports/schema.js';
@@ -199,20 +199,32 @@ export class TrialContext {
     this.assertions.push({ name, expected: jsonSafe(expected), actual: jsonSafe(actual), passed: false, conclusive: true });
   }
 
-  /** SIGKILLs a driver's process group and records the kill with the signal actually observed. */
+  /** SIGKILLs a driver's whole process tree and records the kill with the signal observed and the proof of the tree. */
   async kill(client: JournalClient, point: string): Promise<void> {
     const seq = client.handle.seq;
     const at = this.record.now();
     const exit = await client.handle.kill();
-    this.recordKill(client, { planned: point, point, seq, signal: exit.signal, driver: client.label }, at);
+    this.recordKill(client, { planned: point, point, seq, signal: exit.signal, driver: client.label }, exit, at);
   }
 
-  /** Records a kill that already happened (e.g. delivered by strace at a syscall) as evidence; `at` is when it was sent. */
-  recordKill(client: JournalClient, kill: Kill, at?: number): void {
+  /**
+   * Records a kill that already happened (e.g. delivered by strace at a syscall) as evidence, with the proof of
+   * its process tree from `exit`: a process that survived it or still holds the journal's files makes the trial
+   * inconclusive. `at` is when the kill was sent (for the timeline).
+   */
+  recordKill(client: JournalClient, kill: Kill, exit?: ExitInfo, at?: number): void {
     this.#drivers.delete(client.handle);
     this.#awaitingRestart.add(client.journalDir);
-    this.kills.push(kill);
-    this.record.kill(kill, at);
+    if (exit === undefined) {
+      this.kills.push(kill);
+      this.record.kill(kill, at);
+      return;
+    }
+    const tree = this.#normalised(exit.tree);
+    const recorded = { ...kill, tree };
+    this.kills.push(recorded);
+    this.record.kill(recorded, at);
+    this.#survivorsMakeInconclusive(`the kill of ${client.label} at ${kill.point}`, tree);
   }
 
   /** Records an assertion by deep equality. */
@@ -253,27 +265,52 @@ export class TrialContext {
     return first ? first.hello : null;
   }
 
-  /** Closes every live driver (gracefully when possible) and collects their stderr tails. */
+  /** Closes every live driver (gracefully when possible), collects their stderr tails, and checks each tree ended. */
   async closeAll(): Promise<void> {
-    for (const handle of this.#drivers) {
-      this.#stderr.push(...handle.stderrTail(20));
-      await handle.close();
-    }
-    this.#drivers.clear();
+    await this.#endAll((handle) => handle.close());
   }
 
   /** Kills every live driver: the path for failures and timeouts. */
   async killAll(): Promise<void> {
+    await this.#endAll((handle) => handle.kill());
+  }
+
+  async #endAll(end: (handle: DriverHandle) => Promise<ExitInfo>): Promise<void> {
     for (const handle of this.#drivers) {
       this.#stderr.push(...handle.stderrTail(20));
-      await handle.kill();
+      const exit = await end(handle);
+      this.#survivorsMakeInconclusive(`after ${handle.label} ended`, this.#normalised(exit.tree));
     }
     this.#drivers.clear();
+  }
+
+  #survivorsMakeInconclusive(when: string, tree: TreeEvidence): void {
+    if (tree.survivors.length === 0) return;
+    const each = tree.survivors.map((p) => `\`${p.cmdline || '(no command line)'}\`${p.holds.length > 0 ? ` holding ${p.holds.join(', ')}` : ''}`);
+    this.inconclusiveReason ??=
+      `${when}, ${tree.survivors.length} process(es) outside the harness's kill still ran or held the journal's files: ${each.join('; ')}`;
+  }
+
+  // Paths and command lines name the trial directory, which differs per run; the outcome must not.
+  #normalised(tree: TreeEvidence): TreeEvidence {
+    const dirs = [...new Set([realDir(this.dir), this.dir])];
+    const clean = (text: string): string => dirs.reduce((acc, d) => acc.split(d).join('<trial>'), text);
+    const each = (list: TreeEvidence['escaped']): TreeEvidence['escaped'] =>
+      list.map((p) => ({ ...p, cmdline: clean(p.cmdline), holds: p.holds.map(clean) }));
+    return { processes: tree.processes, escaped: each(tree.escaped), survivors: each(tree.survivors) };
   }
 
   /** Stderr lines captured from drivers so far. */
   stderrTail(): string[] {
     return this.#stderr.slice(-40);
+  }
+}
+
+function realDir(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return dir;
   }
 }
 

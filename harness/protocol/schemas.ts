@@ -23,6 +23,11 @@ export const Capabilities = z.object({
   sweepChunkSize: z.number().int().min(1).optional(),
   /** Rows live in SQLite in WAL mode: the SQLite-only controls (a reader blocking the checkpoint) apply. */
   sqliteWal: z.boolean().optional(),
+  /**
+   * Names the separate server the journal's durable state lives in (e.g. `postgres at localhost:5432`), when it
+   * does: the harness's kill does not reach that server, and the report's claim boundary says so.
+   */
+  externalState: z.string().min(1).optional(),
 });
 export const OpenRequest = z.object({
   dir: z.string().min(1),

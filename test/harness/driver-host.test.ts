@@ -95,7 +95,7 @@ describe('host driver', () => {
   it('exits 0 on EOF when closed gracefully', async () => {
     const driver = await start();
     await driver.call('open', { dir: trial.path, armedCrashPoints: [] });
-    await expect(driver.close()).resolves.toEqual({ signal: null, exitCode: 0, killedByHarness: false });
+    await expect(driver.close()).resolves.toEqual({ signal: null, exitCode: 0, killedByHarness: false, tree: { processes: 0, escaped: [], survivors: [] } });
     await expect(driver.call('gate', { scope: { kind: 'run', runId: 'r', nodeId: 'n' } })).rejects.toMatchObject({ code: 'driver_exited' });
   });
 
