@@ -1,6 +1,6 @@
 // Canonical JSON (sorted keys, no insignificant whitespace) and SHA-256 over it: the digest and hash basis.
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+// node:crypto, not a JS hash: every driver of the reference journal loads this file, and a JS hash costs ~12 ms of start-up.
+import { createHash } from 'node:crypto';
 
 /** Serializes a JSON value with object keys sorted by code unit and no whitespace; rejects non-JSON values. */
 export function canonicalJson(value: unknown): string {
@@ -9,7 +9,7 @@ export function canonicalJson(value: unknown): string {
 
 /** SHA-256 hex of a string's UTF-8 bytes. */
 export function sha256Hex(text: string): string {
-  return bytesToHex(sha256(utf8ToBytes(text)));
+  return createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
 function serialize(value: unknown, path: string): string {

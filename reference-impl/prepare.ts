@@ -1,6 +1,5 @@
 // prepare: the durable record before the effect, and the replay/refusal verdict for an existing identity.
-import type { EffectScope, PrepareRequest, PrepareVerdict, RefusalCode } from '../harness/protocol/schemas.js';
-import { RecordedResult } from '../harness/protocol/schemas.js';
+import type { EffectScope, PrepareRequest, PrepareVerdict, RecordedResult, RefusalCode } from '../harness/protocol/schemas.js';
 import type { JournalContext } from './context.js';
 import { argsDigest, idempotencyKeyFor, isCurrentDigest, outputMappingDigest } from './digest.js';
 import { scopeColumns, type RowRecord } from './schema.js';
@@ -66,13 +65,18 @@ function judgeExisting(row: RowRecord, digest: string, mappingDigest: string): P
   return { verdict: 'replay', effectId: id, result };
 }
 
+// Checked by hand, not with the protocol's zod schema: the journal must not pay zod's load time in every driver.
 function parseRecorded(json: string): RecordedResult | null {
+  let value: unknown;
   try {
-    const parsed = RecordedResult.safeParse(JSON.parse(json));
-    return parsed.success ? parsed.data : null;
+    value = JSON.parse(json);
   } catch {
     return null;
   }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const { modelValue, truncated, summary, outputMappingResult } = value as Record<string, unknown>;
+  if (typeof modelValue !== 'string' || typeof truncated !== 'boolean' || typeof summary !== 'string' || outputMappingResult === undefined) return null;
+  return { modelValue, truncated, summary, outputMappingResult };
 }
 
 function insertPrepared(

@@ -1,5 +1,6 @@
 // The SQLite layer: connection pragmas, BEGIN IMMEDIATE with bounded busy retry, read snapshots, checkpoints.
-import Database from 'better-sqlite3';
+import { createRequire } from 'node:module';
+import type BetterSqlite3 from 'better-sqlite3';
 import {
   BUSY_RETRIES,
   BUSY_RETRY_SLEEP_MS,
@@ -7,8 +8,11 @@ import {
   CHECKPOINT_BUSY_TIMEOUT_MS,
 } from './constants.js';
 
-export type Db = Database.Database;
-export type Statement = Database.Statement;
+// Required, not imported: an ESM import of a CommonJS package makes node lex its source for exports, ~10 ms of every driver start.
+const Database = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
+
+export type Db = BetterSqlite3.Database;
+export type Statement = BetterSqlite3.Statement;
 export type CheckpointOutcome = 'complete' | 'deferred';
 
 /** Opens one connection with the pragmas the contract requires (WAL, NORMAL, secure_delete, busy_timeout). */
