@@ -52,7 +52,10 @@ Implementation (default: the bundled reference journal):
 Selection:
   --scenario <glob>      scenario ids to run ("cp03.*", "s8e.*"); repeatable; default all
   --tag <tag>            run scenarios with this tag; repeatable; default all
-  --shard <i>/<n>        run only shard i of n (ids in sorted order, the k-th goes to shard (k mod n)+1)
+  --shard <i>/<n>        run only shard i of n, balanced by time: scenarios go longest first to the shard
+                         with the least time so far, by the per-scenario durations recorded in this
+                         version's committed witness (reports/witnesses/), so every machine splits alike;
+                         a scenario without a recorded duration goes to the shard holding the fewest
   --expect-failures <f>  a file of scenario ids expected to fail, one per line, # starts a comment;
                          such a failure is reported as expected, and a pass as stale (nonconformant)
 
