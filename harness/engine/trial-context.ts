@@ -48,6 +48,7 @@ export class TrialContext {
   #pointHits = 0;
   #boundaryHits = 0;
   #driverCount = 0;
+  #ahead: { readonly key: string; readonly handle: Promise<DriverHandle> } | null = null;
 
   constructor(setup: TrialSetup) {
     this.id = setup.id;
@@ -70,19 +71,45 @@ export class TrialContext {
       this.tally.restarts += 1;
       this.world.nextGeneration();
     }
-    const handle = await startDriver(options.launch ?? this.#launch, {
-      label: `${label}#${this.#driverCount}`,
-      // The invoking directory, so `--cmd "python3 journal.py"` means what it says; the journal gets its directory in `open`.
-      cwd: process.cwd(),
-      timeoutMs: this.#timeoutMs,
-      stderrFile: join(this.dir, `driver-${this.#driverCount}.stderr.log`),
-    });
+    const handle = await this.#startOrTakeAhead(label, this.#driverCount, options.launch ?? this.#launch);
     this.#drivers.add(handle);
     const client = new JournalClient(handle, this, journalDir);
     // Every announced point is armed, so a plan made mid-phase can still stop there.
     mkdirSync(journalDir, { recursive: true });
     await client.op('open', { dir: journalDir, armedCrashPoints: handle.hello.capabilities.crashPoints });
     return client;
+  }
+
+  /**
+   * Starts the trial's next driver ahead (spawned and past `hello`) while the current phase runs, for the next
+   * driver(label, { launch }) call to take. It is a fresh process that has opened nothing, never one that served
+   * before a kill; a next call that asks for another label or launch discards it and starts its own.
+   */
+  startAhead(label = 'primary', options: { launch?: Launch } = {}): void {
+    if (this.#ahead !== null) return;
+    const number = this.#driverCount + 1;
+    const launch = options.launch ?? this.#launch;
+    const handle = startDriver(launch, this.#startOptions(label, number));
+    handle.catch(() => undefined);
+    this.#ahead = { key: aheadKey(label, number, launch), handle };
+  }
+
+  async #startOrTakeAhead(label: string, number: number, launch: Launch): Promise<DriverHandle> {
+    const ahead = this.#ahead;
+    this.#ahead = null;
+    if (ahead !== null && ahead.key === aheadKey(label, number, launch)) return ahead.handle;
+    if (ahead !== null) await discard(ahead.handle);
+    return startDriver(launch, this.#startOptions(label, number));
+  }
+
+  #startOptions(label: string, number: number): Parameters<typeof startDriver>[1] {
+    return {
+      label: `${label}#${number}`,
+      // The invoking directory, so `--cmd "python3 journal.py"` means what it says; the journal gets its directory in `open`.
+      cwd: process.cwd(),
+      timeoutMs: this.#timeoutMs,
+      stderrFile: join(this.dir, `driver-${number}.stderr.log`),
+    };
   }
 
   /** Arms one crash for the next phase; the trial is inconclusive unless it actually happens. */
@@ -97,6 +124,8 @@ export class TrialContext {
   async untilCrash(phase: () => Promise<unknown>): Promise<void> {
     const plan = this.#plan;
     if (!plan) throw new Error('untilCrash without a planned crash');
+    // The crash makes a restart: its driver starts while the phase runs.
+    this.startAhead();
     try {
       await phase();
     } catch (err) {
@@ -166,6 +195,7 @@ export class TrialContext {
 
   /** Closes every live driver (gracefully when possible) and collects their stderr tails. */
   async closeAll(): Promise<void> {
+    await this.#dropAhead();
     for (const handle of this.#drivers) {
       this.#stderr.push(...handle.stderrTail(20));
       await handle.close();
@@ -175,6 +205,7 @@ export class TrialContext {
 
   /** Kills every live driver: the path for failures and timeouts. */
   async killAll(): Promise<void> {
+    await this.#dropAhead();
     for (const handle of this.#drivers) {
       this.#stderr.push(...handle.stderrTail(20));
       await handle.kill();
@@ -182,10 +213,26 @@ export class TrialContext {
     this.#drivers.clear();
   }
 
+  async #dropAhead(): Promise<void> {
+    const ahead = this.#ahead;
+    this.#ahead = null;
+    if (ahead !== null) await discard(ahead.handle);
+  }
+
   /** Stderr lines captured from drivers so far. */
   stderrTail(): string[] {
     return this.#stderr.slice(-40);
   }
+}
+
+function aheadKey(label: string, number: number, launch: Launch): string {
+  return JSON.stringify([label, number, launch]);
+}
+
+// An unused driver started ahead: it never opened a journal, so it is simply killed (not a kill of the trial).
+async function discard(handle: Promise<DriverHandle>): Promise<void> {
+  const started = await handle.catch(() => null);
+  await started?.kill();
 }
 
 function jsonSafe(value: unknown): unknown {
