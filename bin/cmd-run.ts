@@ -26,6 +26,7 @@ const RUN_FLAGS = {
   'expect-failures': { type: 'string' },
   timeout: { type: 'string' },
   jobs: { type: 'string' },
+  bail: { type: 'boolean' },
   json: { type: 'boolean' },
   keep: { type: 'boolean' },
   'keep-failed': { type: 'boolean' },
@@ -78,6 +79,7 @@ export async function runOptions(parsed: Parsed, argv: string[]): Promise<Omit<R
     keep: flag(parsed, 'keep') ? 'all' : flag(parsed, 'keep-failed') ? 'failed' : 'none',
     timeoutMs: timeoutText === undefined ? DEFAULT_TIMEOUT_MS : intValue('timeout', timeoutText, 1),
     jobs: jobsText === undefined ? defaultJobs() : intValue('jobs', jobsText, 1),
+    bail: flag(parsed, 'bail'),
     argv,
   };
 }

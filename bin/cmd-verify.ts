@@ -23,6 +23,9 @@ export async function verifyCommand(argv: string[]): Promise<number> {
   }
   const report = value as Report;
   process.stdout.write(`${path}: valid ${report.verdict} report (${report.scenarios.length} scenarios, contentHash ${report.contentHash})\n`);
+  if (report.partial !== undefined) {
+    process.stdout.write(`${path}: partial: --bail stopped the run after ${report.partial.stoppedAfter}; ${report.partial.notRun.length} scenario(s) never ran\n`);
+  }
   if (!flag(parsed, 'rerun')) return EXIT.ok;
   return rerun(report);
 }

@@ -63,6 +63,8 @@ Run:
   --seed <n>             the seed of every random choice (default ${DEFAULT_SEED}, so runs repeat by default)
   --timeout <ms>         per-operation timeout (default ${DEFAULT_TIMEOUT_MS})
   --jobs <n>             scenarios run concurrently (default: one per core); the report is the same for any n
+  --bail                 stop at the first failed, inconclusive or stale scenario: running ones finish,
+                         nothing new starts; the report is valid but marked partial (merge refuses it)
   --keep                 keep every trial directory
   --keep-failed          keep the directories of failed and inconclusive trials
 

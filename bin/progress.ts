@@ -13,11 +13,14 @@ export function createProgress(stream: NodeJS.WriteStream, env: NodeJS.ProcessEn
   const live = stream.isTTY === true && (env['CI'] === undefined || env['CI'] === '' || env['CI'] === 'false');
   const started = Date.now();
   let failures = 0;
-  let current: { index: number; total: number; id: string } | null = null;
+  let done = 0;
+  let total = 0;
+  // With --jobs > 1 several scenarios run at once: the line names all of them, oldest first.
+  const running = new Set<string>();
   let drawn = false;
   const draw = (): void => {
-    if (current === null) return;
-    const line = `scenario ${current.index}/${current.total} · ${elapsed(Date.now() - started)} · ${failures} failure(s) so far · ${current.id}`;
+    if (total === 0) return;
+    const line = `${done}/${total} done · ${elapsed(Date.now() - started)} · ${failures} failure(s) so far · running: ${[...running].join(', ') || '-'}`;
     // A line wider than the terminal wraps, and \r would then clear only its last row.
     stream.write(`\r\x1b[2K${line.slice(0, stream.columns > 20 ? stream.columns - 1 : 200)}`);
     drawn = true;
@@ -36,9 +39,14 @@ export function createProgress(stream: NodeJS.WriteStream, env: NodeJS.ProcessEn
       if (live) draw();
       return;
     }
-    if (e.kind === 'scenario-end' && BAD.has(e.verdict)) failures += 1;
+    total = e.total;
+    if (e.kind === 'scenario-start') running.add(e.id);
+    else {
+      running.delete(e.id);
+      done = e.index;
+      if (BAD.has(e.verdict)) failures += 1;
+    }
     if (live) {
-      current = { index: e.index, total: e.total, id: e.id };
       draw();
     } else if (e.kind === 'scenario-end') {
       stream.write(`[${e.index}/${e.total}] ${e.id} ${e.verdict} (${elapsed(e.durationMs)})\n`);
@@ -65,6 +73,7 @@ export function summaryText(report: Report, reportPath: string | null): string {
       ['expected failures', s.expectedFailures],
       ['stale expected failures', s.staleExpectedFailures],
     ].map(([label, n]) => `  ${String(label).padEnd(24)}${String(n).padStart(5)}`),
+    ...(report.partial === undefined ? [] : [`partial: --bail stopped the run after ${report.partial.stoppedAfter}; ${report.partial.notRun.length} scenario(s) never ran`]),
     `counts: ${c.trials} trials · ${c.kills} kills · ${c.restarts} restarts · ${c.physicalWrites} physical writes · ${c.duplicateWrites} duplicate writes · ${c.restartWrites} restart writes`,
   ];
   const bad = report.scenarios.filter((x) => BAD.has(x.verdict));

@@ -7,7 +7,8 @@ import { startDriver } from './driver/start-driver.js';
 import { EjcError } from './errors.js';
 import { selectScenarios } from './select-scenarios.js';
 import { runScenario } from './run-scenario.js';
-import { defaultJobs, mapPool } from './pool.js';
+import { defaultJobs, longestFirst, mapPool } from './pool.js';
+import { recordedDurations } from './scenario-durations.js';
 import type { Capabilities, HelloResult } from './protocol/schemas.js';
 import { REPORT_SCHEMA_NAME, REPORT_SCHEMA_VERSION, type Launch, type Report, type ScenarioResult, type ScenarioVerdict } from '../reports/schema.js';
 import { reportVerdict, summarize, sumCounts } from '../reports/derive.js';
@@ -26,6 +27,8 @@ export interface RunOptions {
   timeoutMs: number;
   /** Scenarios run concurrently (default: one per core); the report is the same for every value. */
   jobs?: number;
+  /** Stop at the first failed, inconclusive or stale scenario: running ones finish, nothing new starts; the report is partial. */
+  bail?: boolean;
   argv: string[];
   onProgress?: (e: ProgressEvent) => void;
 }
@@ -55,6 +58,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
   // Each pack section maps scenario id to that scenario's contribution, so shards hold disjoint keys.
   const sections: Record<string, Record<string, unknown>> = {};
   let done = 0;
+  let stoppedAfter: string | null = null;
   const ran = await mapPool(selected, options.jobs ?? defaultJobs(), async (scenario, i) => {
     options.onProgress?.({ kind: 'scenario-start', index: i + 1, total: selected.length, id: scenario.id });
     const result = await runScenario(scenario, {
@@ -71,10 +75,12 @@ export async function runConformance(options: RunOptions): Promise<Report> {
       },
     });
     done += 1;
+    if (options.bail === true && BAIL_VERDICTS.has(result.verdict)) stoppedAfter ??= scenario.id;
     options.onProgress?.({ kind: 'scenario-end', index: done, total: selected.length, id: scenario.id, verdict: result.verdict, durationMs: result.durationMs });
     return result;
-  });
+  }, () => stoppedAfter !== null, scheduleOrder(selected));
   const results = ran.filter((r): r is ScenarioResult => r !== undefined);
+  const notRun = selected.filter((_, i) => ran[i] === undefined).map((s) => s.id);
   sortSections(sections);
   const summary = summarize(results);
   const finishedAt = new Date();
@@ -94,7 +100,21 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     sections,
     reproduce: { run: ['npx ejc', ...options.argv.map(shellQuote)].join(' ').trim(), verify: 'npx ejc verify report.json' },
     boundary: claimBoundary(),
+    ...(stoppedAfter === null ? {} : { partial: { reason: 'bail' as const, stoppedAfter, notRun } }),
   });
+}
+
+/** The verdicts --bail stops at: everything that fails a gate. An expected failure does not. */
+const BAIL_VERDICTS: ReadonlySet<ScenarioVerdict> = new Set(['failed', 'inconclusive', 'stale_expected_failure']);
+
+/**
+ * Lanes take the longest scenarios first (by the witness's recorded durations; an unrecorded one counts as the
+ * mean), so no lane is left running one long sweep alone at the end. Results still come back in catalog order.
+ */
+export function scheduleOrder(scenarios: ReadonlyArray<{ readonly id: string }>, durations: ReadonlyMap<string, number> = recordedDurations()): number[] {
+  const known = [...durations.values()];
+  const fallback = known.length === 0 ? 0 : known.reduce((a, b) => a + b, 0) / known.length;
+  return longestFirst(scenarios, (s) => durations.get(s.id) ?? fallback);
 }
 
 /** The bundled reference adapter's compiled path. */

@@ -124,6 +124,8 @@ export const Report = z.object({
     covers: z.array(z.string()),
     excludes: z.array(z.string()),
   }),
+  /** Present only when the run stopped early (--bail): the scenarios it never started. Absent in a complete run. */
+  partial: z.object({ reason: z.literal('bail'), stoppedAfter: z.string().min(1), notRun: z.array(z.string()) }).optional(),
   outcomeDigest: z.string().regex(/^[0-9a-f]{64}$/),
   contentHash: z.string().regex(/^[0-9a-f]{64}$/),
 });
