@@ -2,7 +2,9 @@
 import type { JournalFactory } from '../harness/journal-interface.js';
 import { JournalError } from '../harness/journal-interface.js';
 import type { TierMode } from '../harness/protocol/schemas.js';
-import { createReferenceJournal } from './index.js';
+// journal.js, not index.js: the public entry re-exports helpers a driver never uses, and every module a driver loads
+// costs start-up time.
+import { ReferenceJournal } from './journal.js';
 
 /** Builds the reference journal from the host's free-form options (tierMode defaults to reconciling). */
 export const createJournal: JournalFactory = (options) => {
@@ -10,7 +12,7 @@ export const createJournal: JournalFactory = (options) => {
   if (raw !== 'conservative' && raw !== 'reconciling') {
     throw new JournalError('unsupported', `tierMode must be 'conservative' or 'reconciling', got ${JSON.stringify(raw)}`);
   }
-  return createReferenceJournal({ crashpoint: options.crashpoint, options: options.options, tierMode: raw satisfies TierMode });
+  return new ReferenceJournal({ crashpoint: options.crashpoint, options: options.options, tierMode: raw satisfies TierMode });
 };
 
 export default createJournal;
