@@ -31,9 +31,10 @@ function sweepScenario(c: SweepCase): Scenario {
         const log = join(t.dir, `point-${i + 1}.strace`);
         t.plannedKills += 1;
         const label = `${event.syscall}#${event.invocation}`;
+        // Drivers start ahead while the previous one works (fresh processes, nothing reused across the kill):
+        // the one that inspects what the kill left starts alongside the victim.
+        t.startAhead('primary', { skip: 1 });
         const victim = await t.driver('victim', { journalDir: dir, launch: victimLaunch(t, i, window) });
-        // Drivers start ahead while the previous one works (fresh processes, nothing reused across the kill).
-        t.startAhead('primary');
         if (!(await diesInside(t, victim, c, fixture, label, log))) continue;
         const after = await t.driver('primary', { journalDir: dir });
         if (i + 1 < window.length) t.startAhead('victim', { launch: victimLaunch(t, i + 1, window) });

@@ -48,7 +48,7 @@ export class TrialContext {
   #pointHits = 0;
   #boundaryHits = 0;
   #driverCount = 0;
-  #ahead: { readonly key: string; readonly handle: Promise<DriverHandle> } | null = null;
+  readonly #ahead = new Map<number, { readonly key: string; readonly handle: Promise<DriverHandle> }>();
 
   constructor(setup: TrialSetup) {
     this.id = setup.id;
@@ -81,25 +81,29 @@ export class TrialContext {
   }
 
   /**
-   * Starts the trial's next driver ahead (spawned and past `hello`) while the current phase runs, for the next
-   * driver(label, { launch }) call to take. It is a fresh process that has opened nothing, never one that served
-   * before a kill; a next call that asks for another label or launch discards it and starts its own.
+   * Starts a later driver of the trial ahead (spawned and past `hello`) while the current phase runs: the next
+   * driver(label, { launch }) call, or with `skip` the one after that many more calls. It is a fresh process that has
+   * opened nothing, never one that served before a kill; a call that asks for another label or launch discards it.
    */
-  startAhead(label = 'primary', options: { launch?: Launch } = {}): void {
-    if (this.#ahead !== null) return;
-    const number = this.#driverCount + 1;
+  startAhead(label = 'primary', options: { launch?: Launch; skip?: number } = {}): void {
+    const number = this.#driverCount + 1 + (options.skip ?? 0);
+    if (this.#ahead.has(number)) return;
     const launch = options.launch ?? this.#launch;
     const handle = startDriver(launch, this.#startOptions(label, number));
     handle.catch(() => undefined);
-    this.#ahead = { key: aheadKey(label, number, launch), handle };
+    this.#ahead.set(number, { key: aheadKey(label, number, launch), handle });
   }
 
   async #startOrTakeAhead(label: string, number: number, launch: Launch): Promise<DriverHandle> {
-    const ahead = this.#ahead;
-    this.#ahead = null;
-    if (ahead !== null && ahead.key === aheadKey(label, number, launch)) return ahead.handle;
-    if (ahead !== null) await discard(ahead.handle);
-    return startDriver(launch, this.#startOptions(label, number));
+    // Started for this call or an earlier one: taken when it is the driver asked for, else discarded; later ones wait.
+    let taken: Promise<DriverHandle> | null = null;
+    for (const [n, ahead] of this.#ahead) {
+      if (n > number) continue;
+      this.#ahead.delete(n);
+      if (n === number && ahead.key === aheadKey(label, number, launch)) taken = ahead.handle;
+      else await discard(ahead.handle);
+    }
+    return taken ?? startDriver(launch, this.#startOptions(label, number));
   }
 
   #startOptions(label: string, number: number): Parameters<typeof startDriver>[1] {
@@ -214,9 +218,9 @@ export class TrialContext {
   }
 
   async #dropAhead(): Promise<void> {
-    const ahead = this.#ahead;
-    this.#ahead = null;
-    if (ahead !== null) await discard(ahead.handle);
+    const unused = [...this.#ahead.values()];
+    this.#ahead.clear();
+    for (const ahead of unused) await discard(ahead.handle);
   }
 
   /** Stderr lines captured from drivers so far. */

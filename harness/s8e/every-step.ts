@@ -43,6 +43,7 @@ async function killAndFinish(t: TrialContext, passage: StepPassage, name: string
   const before = t.world.counts();
   const killsBefore = t.kills.length;
   t.planCrash({ kind: 'boundary', boundary: passage.boundary, occurrence: passage.occurrence });
+  t.startAhead('primary', { skip: 1 });
   const victim = await t.driver('victim', { journalDir });
   await t.untilCrash(() => runBatch(t, victim, fixture, { crashAt: (i, phase) => i === passage.index && phase === passage.phase }));
   const kill = t.kills.length > killsBefore ? t.kills[t.kills.length - 1]!.point : null;

@@ -19,9 +19,12 @@ afterEach(async () => {
 });
 
 describe('TrialContext.startAhead', () => {
-  it('starts the restart driver while the crash phase runs, as a new process, and hands it to the next call', async () => {
+  it('starts the restart driver alongside the victim, as a new process, and hands it to the call after the kill', async () => {
     t.planCrash({ kind: 'boundary', boundary: 'after-prepare' });
+    t.startAhead('primary', { skip: 1 });
     const victim = await t.driver();
+    // Two groups: the victim, and the driver started ahead for the call after it.
+    expect(liveDriverGroups()).toHaveLength(2);
     await t.untilCrash(() => t.boundary('after-prepare', victim));
     expect(t.kills.map((k) => [k.point, k.signal])).toEqual([['boundary:after-prepare', 'SIGKILL']]);
     // The victim's group is gone; the one left is the driver started ahead, which opened nothing yet.
