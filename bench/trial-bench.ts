@@ -3,19 +3,29 @@ import { performance } from 'node:perf_hooks';
 import { BENCH_SCENARIO, driversOf, trialRunner } from './trial-runner.js';
 import { timeNode, type Figure } from './figure.js';
 
-/** Runs the crash trial `rounds` times, then as many bare `node -e 0` starts as those trials started drivers. */
+/**
+ * Alternates one crash trial with as many bare `node -e 0` starts as that trial started drivers, `rounds` times, so
+ * load that comes and goes on the machine weighs on both sides alike.
+ */
 export async function trialBench(rounds = Number(process.env['EJC_BENCH_TRIALS'] ?? 12)): Promise<Figure> {
   const runner = await trialRunner();
   await runner.run(1);
-  const started = performance.now();
-  const results = await runner.run(rounds, 100);
-  const trialSeconds = (performance.now() - started) / 1000;
-  const starts = results.reduce((n, r) => n + driversOf(r), 0);
+  let trialMs = 0;
   let nodeMs = 0;
-  for (let i = 0; i < starts; i++) nodeMs += await timeNode(['-e', '0'], { untilOutput: false });
+  let starts = 0;
+  let kills = 0;
+  for (let i = 0; i < rounds; i++) {
+    const started = performance.now();
+    const [result] = await runner.run(1, 100 + i);
+    trialMs += performance.now() - started;
+    const drivers = driversOf(result!);
+    starts += drivers;
+    kills += result!.trials[0]?.kills.length ?? 0;
+    for (let j = 0; j < drivers; j++) nodeMs += await timeNode(['-e', '0'], { untilOutput: false });
+  }
+  const trialSeconds = trialMs / 1000;
   const trialsPerSecond = rounds / trialSeconds;
   const boundPerSecond = rounds / (nodeMs / 1000);
-  const kills = results.reduce((n, r) => n + (r.trials[0]?.kills.length ?? 0), 0);
   return {
     name: `crash-trial throughput (${BENCH_SCENARIO}, ${rounds} trials, ${kills} kills, ${starts} driver processes)`,
     lines: [
