@@ -1,5 +1,6 @@
 // Runs the selected scenarios against one implementation and returns the sealed conformance report.
 import { existsSync } from 'node:fs';
+import { currentBundle } from './reference-bundle.js';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
@@ -117,13 +118,13 @@ export function scheduleOrder(scenarios: ReadonlyArray<{ readonly id: string }>,
   return longestFirst(scenarios, (s) => durations.get(s.id) ?? fallback);
 }
 
-/** The bundled reference adapter's compiled path. */
+/** The bundled reference adapter's compiled path: its one-module bundle when that is current, else the tsc output. */
 export function referenceAdapterPath(): string {
   const here = fileURLToPath(import.meta.url);
   const candidates = [resolve(dirname(here), '../reference-impl/adapter.js'), resolve(dirname(here), '../dist/reference-impl/adapter.js')];
   const found = candidates.find((c) => existsSync(c));
   if (!found) throw new EjcError('adapter_missing', `the reference adapter is not built (looked for ${candidates.join(', ')}): run npm run build`);
-  return found;
+  return currentBundle(found) ?? found;
 }
 
 /** The launch as it is spawned: the reference alias and relative module paths made absolute. */

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { formatPath } from '../../harness/driver/decode.js';
 import { hostScriptPath } from '../../harness/driver/launch.js';
+import { referenceAdapterPath } from '../../harness/run-conformance.js';
 import { checkParams, decodeHostLine, HOST_ERROR_CODES, HOST_PARAMS, HOST_PROTOCOL_VERSION } from '../../harness/driver/host-codec.js';
 import type { Shape } from '../../harness/driver/host-shape.js';
 import { JournalErrorCode, OperationNames, Operations, PROTOCOL_VERSION } from '../../harness/protocol/schemas.js';
@@ -43,22 +44,18 @@ describe('host codec', () => {
   });
 
   it('is all the host loads of the harness: serving the reference journal loads no zod', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'ejc-host-modules-'));
-    try {
-      const trace = join(dir, 'modules.txt');
-      const hello = JSON.stringify({ type: 'request', id: 1, op: 'hello', params: {} });
-      const adapter = join(root, 'dist', 'reference-impl', 'adapter.js');
-      const args = ['--import', join(fixtures, 'drivers', 'trace-modules.mjs'), hostScriptPath(), '--module', adapter];
-      const out = execFileSync(process.execPath, args, { input: `${hello}\n`, env: { ...process.env, EJC_TRACE_MODULES: trace } });
-      expect(JSON.parse(out.toString('utf8'))).toMatchObject({ id: 1, ok: true });
-      const loaded = readFileSync(trace, 'utf8').split('\n').filter((u) => u.startsWith('file:')).map((u) => relative(root, fileURLToPath(u)));
-      expect(loaded.filter((p) => p.includes('node_modules'))).toEqual([]);
-      const harness = loaded.filter((p) => p.startsWith('dist/harness/')).sort();
-      expect(harness).toEqual(['canonical-json.js', 'driver/host-codec.js', 'driver/host-io.js', 'driver/host-serve.js', 'driver/host-shape.js', 'driver/host.js', 'journal-interface.js'].map((p) => `dist/harness/${p}`));
-      expect(loaded.some((p) => p === 'dist/reference-impl/adapter.js')).toBe(true);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const loaded = loadedBy(join(root, 'dist', 'reference-impl', 'adapter.js'));
+    expect(loaded.filter((p) => p.includes('node_modules'))).toEqual([]);
+    const harness = loaded.filter((p) => p.startsWith('dist/harness/')).sort();
+    expect(harness).toEqual(['canonical-json.js', 'driver/host-codec.js', 'driver/host-io.js', 'driver/host-serve.js', 'driver/host-shape.js', 'driver/host.js', 'journal-interface.js'].map((p) => `dist/harness/${p}`));
+    expect(loaded.some((p) => p === 'dist/reference-impl/adapter.js')).toBe(true);
+  });
+
+  it('drivers of the reference journal load the host and one bundled module of the journal', () => {
+    const adapter = referenceAdapterPath();
+    expect(adapter.endsWith('dist/reference-impl/adapter.bundle.js')).toBe(true);
+    const loaded = loadedBy(adapter).filter((p) => p.startsWith('dist/'));
+    expect(loaded.sort()).toEqual(['driver/host-codec.js', 'driver/host-io.js', 'driver/host-serve.js', 'driver/host-shape.js', 'driver/host.js'].map((p) => `dist/harness/${p}`).concat('dist/reference-impl/adapter.bundle.js').sort());
   });
 
   it('decodes envelopes: requests, resumes, answerable bad ops and lines it can only ignore', () => {
@@ -183,4 +180,19 @@ function setAt(root: unknown, path: Array<string | number>, replacement: unknown
   if (replacement === undefined) delete node[last];
   else node[last] = replacement;
   return copy;
+}
+
+// Every ES module file the host loads while answering hello for `adapter`, relative to the repository root.
+function loadedBy(adapter: string): string[] {
+  const dir = mkdtempSync(join(tmpdir(), 'ejc-host-modules-'));
+  try {
+    const trace = join(dir, 'modules.txt');
+    const hello = JSON.stringify({ type: 'request', id: 1, op: 'hello', params: {} });
+    const args = ['--import', join(fixtures, 'drivers', 'trace-modules.mjs'), hostScriptPath(), '--module', adapter];
+    const out = execFileSync(process.execPath, args, { input: `${hello}\n`, env: { ...process.env, EJC_TRACE_MODULES: trace } });
+    expect(JSON.parse(out.toString('utf8'))).toMatchObject({ id: 1, ok: true });
+    return readFileSync(trace, 'utf8').split('\n').filter((u) => u.startsWith('file:')).map((u) => relative(root, fileURLToPath(u)));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
