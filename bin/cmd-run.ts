@@ -38,6 +38,7 @@ export const RUN_FLAGS = {
   'expect-failures': { type: 'string' },
   timeout: { type: 'string' },
   jobs: { type: 'string' },
+  bail: { type: 'boolean' },
   json: { type: 'boolean' },
   keep: { type: 'boolean' },
   'keep-failed': { type: 'boolean' },
@@ -147,6 +148,7 @@ export async function runOptions(parsed: Parsed, argv: string[]): Promise<Omit<R
     timeoutMs: timeoutText === undefined ? DEFAULT_TIMEOUT_MS : intValue('timeout', timeoutText, 1, MAX_TIMEOUT_MS),
     jobs: jobsText === undefined ? Math.min(defaultJobs(), MAX_JOBS) : intValue('jobs', jobsText, 1, MAX_JOBS),
     // Recorded in the report as its reproduce command: secret values become the variables they are read from.
+    bail: flag(parsed, 'bail'),
     implFiles: stringValues(parsed, 'impl-files'),
     argv: secrets === null ? argv : publicArgv(argv, secrets.sources),
   };

@@ -45,6 +45,9 @@ export async function verifyCommand(argv: string[]): Promise<number> {
     const gate = gateOutcome(report.summary) === 'known_failures' ? 'every failure is listed as expected, so its run exits 0' : 'it also has failures not listed as expected or inconclusive scenarios';
     process.stdout.write(`  ${expected.length} expected failure(s): ${expected.join(', ')}; ${gate}\n`);
   }
+  if (report.partial !== undefined) {
+    process.stdout.write(`${path}: partial: --bail stopped the run after ${report.partial.stoppedAfter}; ${report.partial.notRun.length} scenario(s) never ran\n`);
+  }
   const envelopePath = stringValue(parsed, 'envelope') ?? envelopePathFor(path);
   const trust = stringValues(parsed, 'trust');
   if (trust.length === 0) {

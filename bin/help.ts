@@ -63,7 +63,10 @@ Selection:
   --scenario <glob>      scenario ids to run ("cp03.*", "s8e.*"); repeatable; default all
   --tag <tag>            run scenarios with this tag; repeatable; default all
   --exclude <glob>       leave out scenario ids matching the glob; repeatable (applied before --shard)
-  --shard <i>/<n>        run only shard i of n (ids in sorted order, the k-th goes to shard (k mod n)+1)
+  --shard <i>/<n>        run only shard i of n, balanced by time: scenarios go longest first to the shard
+                         with the least time so far, by the per-scenario durations recorded in this
+                         version's committed witness (reports/witnesses/), so every machine splits alike;
+                         a scenario without a recorded duration goes to the shard holding the fewest
   --expect-failures <f>  a file of scenario ids expected to fail, one per line, # starts a comment;
                          such a failure is reported as expected (the verdict stays nonconformant,
                          the exit code is 0 when every failure is listed), a pass as stale (exit 1)
@@ -72,6 +75,8 @@ Run:
   --seed <n>             the seed of every random choice, 0 to ${MAX_SEED} (default ${DEFAULT_SEED}, so runs repeat by default)
   --timeout <ms>         per-operation timeout, 1 to ${MAX_TIMEOUT_MS} (default ${DEFAULT_TIMEOUT_MS})
   --jobs <n>             scenarios run concurrently, 1 to ${MAX_JOBS} (default: one per core); the report is the same for any n
+  --bail                 stop at the first failed, inconclusive or stale scenario: running ones finish,
+                         nothing new starts; the report is valid but marked partial (merge refuses it)
   --keep                 keep every trial directory
   --keep-failed          keep the directories of failed and inconclusive trials
                          (a kept directory holds transcript.jsonl: every protocol line both ways, kills, restarts)

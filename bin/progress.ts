@@ -22,11 +22,14 @@ export function createProgress(stream: NodeJS.WriteStream, env: NodeJS.ProcessEn
   const started = Date.now();
   const kept = new Map<string, string[]>();
   let failures = 0;
-  let current: { index: number; total: number; id: string } | null = null;
+  let done = 0;
+  let total = 0;
+  // With --jobs > 1 several scenarios run at once: the line names all of them, oldest first.
+  const running = new Set<string>();
   let drawn = false;
   const draw = (): void => {
-    if (current === null) return;
-    const line = `scenario ${current.index}/${current.total} · ${elapsed(Date.now() - started)} · ${failures} failure(s) so far · ${current.id}`;
+    if (total === 0) return;
+    const line = `${done}/${total} done · ${elapsed(Date.now() - started)} · ${failures} failure(s) so far · running: ${[...running].join(', ') || '-'}`;
     // A line wider than the terminal wraps, and \r would then clear only its last row.
     stream.write(`\r\x1b[2K${line.slice(0, stream.columns > 20 ? stream.columns - 1 : 200)}`);
     drawn = true;
@@ -46,9 +49,14 @@ export function createProgress(stream: NodeJS.WriteStream, env: NodeJS.ProcessEn
       if (live) draw();
       return;
     }
-    if (e.kind === 'scenario-end' && NOT_PASSING.has(e.verdict)) failures += 1;
+    total = e.total;
+    if (e.kind === 'scenario-start') running.add(e.id);
+    else {
+      running.delete(e.id);
+      done = e.index;
+      if (NOT_PASSING.has(e.verdict)) failures += 1;
+    }
     if (live) {
-      current = { index: e.index, total: e.total, id: e.id };
       draw();
     } else if (e.kind === 'scenario-end') {
       stream.write(`[${e.index}/${e.total}] ${e.id} ${style.verdict(e.verdict)} (${elapsed(e.durationMs)})\n`);
@@ -87,6 +95,7 @@ export function summaryText(report: Report, reportPath: string | null, options: 
         ['stale expected failures', s.staleExpectedFailures, 'stale_expected_failure'],
       ] as const
     ).map(([label, n, verdict]) => `  ${n > 0 ? style.verdict(verdict, label.padEnd(24)) : label.padEnd(24)}${String(n).padStart(5)}`),
+    ...(report.partial === undefined ? [] : [`partial: --bail stopped the run after ${report.partial.stoppedAfter}; ${report.partial.notRun.length} scenario(s) never ran`]),
     `counts: ${c.trials} trials · ${c.kills} kills · ${c.restarts} restarts · ${c.physicalWrites} physical writes · ${c.duplicateWrites} duplicate writes · ${c.restartWrites} restart writes`,
   ];
   const bad = report.scenarios.filter((x) => NOT_PASSING.has(x.verdict));

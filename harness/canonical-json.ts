@@ -1,6 +1,6 @@
 // Canonical JSON as RFC 8785 (JCS) defines it, and SHA-256 over it: the basis of every digest, hash and signature.
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+// node:crypto, not a JS hash: every driver of the reference journal loads this file, and a JS hash costs ~12 ms of start-up.
+import { hash } from 'node:crypto';
 
 /**
  * Serializes a JSON value as RFC 8785 (JSON Canonicalization Scheme): no whitespace, object members
@@ -11,12 +11,18 @@ import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
  * path. Members whose value is undefined are absent, as in JSON.stringify.
  */
 export function canonicalJson(value: unknown): string {
-  return serialize(value, '$');
+  try {
+    return serialize(value);
+  } catch (error) {
+    // Paths cost as much as the serialization itself, so they are built only to say where a value is not JSON.
+    if (error === NOT_JSON) return serializeWithPaths(value, '$');
+    throw error;
+  }
 }
 
 /** SHA-256 hex of a string's UTF-8 bytes. */
 export function sha256Hex(text: string): string {
-  return bytesToHex(sha256(utf8ToBytes(text)));
+  return hash('sha256', text, 'hex');
 }
 
 /**
@@ -35,7 +41,43 @@ export function hasLoneSurrogate(text: string): boolean {
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g');
 
-function serialize(value: unknown, path: string): string {
+const NOT_JSON = new TypeError('canonicalJson: not JSON');
+
+function serialize(value: unknown): string {
+  if (value === null) return 'null';
+  switch (typeof value) {
+    case 'string':
+      if (!isWellFormed(value)) throw NOT_JSON;
+      return JSON.stringify(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'number':
+      if (!Number.isFinite(value)) throw NOT_JSON;
+      return JSON.stringify(value);
+    case 'object': {
+      if (Array.isArray(value)) {
+        let out = '[';
+        for (let i = 0; i < value.length; i++) out += (i === 0 ? '' : ',') + serialize(value[i]);
+        return `${out}]`;
+      }
+      // Own enumerable keys only, read as data: a "__proto__" key stays an ordinary member.
+      const keys = Object.keys(value).sort();
+      let out = '{';
+      for (const key of keys) {
+        const member = (value as Record<string, unknown>)[key];
+        if (member === undefined) continue;
+        if (!isWellFormed(key)) throw NOT_JSON;
+        out += `${out === '{' ? '' : ','}${JSON.stringify(key)}:${serialize(member)}`;
+      }
+      return `${out}}`;
+    }
+    default:
+      throw NOT_JSON;
+  }
+}
+
+// The same walk with the path of every value, for the error message.
+function serializeWithPaths(value: unknown, path: string): string {
   if (value === null) return 'null';
   switch (typeof value) {
     case 'string':
@@ -46,7 +88,7 @@ function serialize(value: unknown, path: string): string {
       if (!Number.isFinite(value)) throw new TypeError(`canonicalJson: non-finite number at ${path}`);
       return JSON.stringify(value);
     case 'object': {
-      if (Array.isArray(value)) return `[${value.map((v, i) => serialize(v, `${path}[${i}]`)).join(',')}]`;
+      if (Array.isArray(value)) return `[${value.map((v, i) => serializeWithPaths(v, `${path}[${i}]`)).join(',')}]`;
       // Own enumerable keys only, read as data: a "__proto__" key stays an ordinary member.
       // Array.prototype.sort without a comparator orders by UTF-16 code units, which is what JCS §3.2.3 asks.
       const keys = Object.keys(value).sort();
@@ -55,13 +97,19 @@ function serialize(value: unknown, path: string): string {
         const member = (value as Record<string, unknown>)[key];
         if (member === undefined) continue;
         const at = `${path}.${key}`;
-        parts.push(`${string(key, at)}:${serialize(member, at)}`);
+        parts.push(`${string(key, at)}:${serializeWithPaths(member, at)}`);
       }
       return `{${parts.join(',')}}`;
     }
     default:
       throw new TypeError(`canonicalJson: ${typeof value} is not JSON at ${path}`);
   }
+}
+
+// String.prototype.isWellFormed (native in Node 20) is the fast test; the regex is for older runtimes.
+function isWellFormed(text: string): boolean {
+  const native = (text as { isWellFormed?: () => boolean }).isWellFormed;
+  return native === undefined ? !hasLoneSurrogate(text) : native.call(text);
 }
 
 function string(text: string, path: string): string {

@@ -1,5 +1,6 @@
 // Runs the selected scenarios against one implementation and returns the sealed conformance report.
 import { existsSync } from 'node:fs';
+import { currentBundle } from './reference-bundle.js';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
@@ -7,7 +8,8 @@ import { startDriver } from './driver/start-driver.js';
 import { EjcError } from './errors.js';
 import { selectScenarios } from './select-scenarios.js';
 import { runScenario } from './run-scenario.js';
-import { defaultJobs, mapPool } from './pool.js';
+import { defaultJobs, longestFirst, mapPool } from './pool.js';
+import { recordedDurations } from './scenario-durations.js';
 import type { Capabilities, HelloResult } from './protocol/schemas.js';
 import { REPORT_SCHEMA_NAME, REPORT_SCHEMA_VERSION, type Launch, type Report, type ScenarioResult, type ScenarioVerdict } from '../reports/schema.js';
 import { reportVerdict, summarize, sumCounts } from '../reports/derive.js';
@@ -43,6 +45,8 @@ export interface RunOptions {
   jobs?: number;
   /** Values of the launch's declared-secret options (`launch.secretOptions` names them); never recorded. */
   implSecrets?: Readonly<Record<string, string>>;
+  /** Stop at the first failed, inconclusive or stale scenario: running ones finish, nothing new starts; the report is partial. */
+  bail?: boolean;
   argv: string[];
   /** --impl-files globs: files the implementation loads, bound into the report's fingerprint. */
   implFiles?: readonly string[];
@@ -77,6 +81,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
   // Each pack section maps scenario id to that scenario's contribution, so shards hold disjoint keys.
   const sections: Record<string, Record<string, unknown>> = {};
   let done = 0;
+  let stoppedAfter: string | null = null;
   const ran = await mapPool(selected, options.jobs ?? defaultJobs(), async (scenario, i) => {
     options.onProgress?.({ kind: 'scenario-start', index: i + 1, total: selected.length, id: scenario.id });
     const result = await runScenario(scenario, {
@@ -95,10 +100,12 @@ export async function runConformance(options: RunOptions): Promise<Report> {
       },
     });
     done += 1;
+    if (options.bail === true && BAIL_VERDICTS.has(result.verdict)) stoppedAfter ??= scenario.id;
     options.onProgress?.({ kind: 'scenario-end', index: done, total: selected.length, id: scenario.id, verdict: result.verdict, durationMs: result.durationMs });
     return result;
-  });
+  }, () => stoppedAfter !== null, scheduleOrder(selected));
   const results = ran.filter((r): r is ScenarioResult => r !== undefined);
+  const notRun = selected.filter((_, i) => ran[i] === undefined).map((s) => s.id);
   sortSections(sections);
   const summary = summarize(results);
   const finishedAt = new Date();
@@ -122,6 +129,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     fingerprint,
     environment: [describeEnvironment(options.shard?.index ?? null)],
     settings: settingsOf(options),
+    ...(stoppedAfter === null ? {} : { partial: { reason: 'bail' as const, stoppedAfter, notRun } }),
   }));
 }
 
@@ -131,13 +139,26 @@ export function fingerprintImplementation(options: Pick<RunOptions, 'launch' | '
   return fingerprintLaunch(options.launch, { cwd: process.cwd(), implFiles: options.implFiles ?? [], ...(reference ? { referenceAdapter: referenceAdapterPath() } : {}) });
 }
 
-/** The bundled reference adapter's compiled path. */
+/** The verdicts --bail stops at: everything that fails a gate. An expected failure does not. */
+const BAIL_VERDICTS: ReadonlySet<ScenarioVerdict> = new Set(['failed', 'inconclusive', 'stale_expected_failure']);
+
+/**
+ * Lanes take the longest scenarios first (by the witness's recorded durations; an unrecorded one counts as the
+ * mean), so no lane is left running one long sweep alone at the end. Results still come back in catalog order.
+ */
+export function scheduleOrder(scenarios: ReadonlyArray<{ readonly id: string }>, durations: ReadonlyMap<string, number> = recordedDurations()): number[] {
+  const known = [...durations.values()];
+  const fallback = known.length === 0 ? 0 : known.reduce((a, b) => a + b, 0) / known.length;
+  return longestFirst(scenarios, (s) => durations.get(s.id) ?? fallback);
+}
+
+/** The bundled reference adapter's compiled path: its one-module bundle when that is current, else the tsc output. */
 export function referenceAdapterPath(): string {
   const here = fileURLToPath(import.meta.url);
   const candidates = [resolve(dirname(here), '../reference-impl/adapter.js'), resolve(dirname(here), '../dist/reference-impl/adapter.js')];
   const found = candidates.find((c) => existsSync(c));
   if (!found) throw new EjcError('adapter_missing', `the reference adapter is not built (looked for ${candidates.join(', ')}): run npm run build`);
-  return found;
+  return currentBundle(found) ?? found;
 }
 
 /** The launch as it is spawned: the reference alias and relative module paths made absolute. */

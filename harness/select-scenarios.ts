@@ -1,5 +1,6 @@
 // Choosing which scenarios a run executes: id globs, tags, and a deterministic shard of the result.
 import { EjcError } from './errors.js';
+import { recordedDurations } from './scenario-durations.js';
 
 /** The fields selection looks at (the catalog's ScenarioInfo has them). */
 export interface Selectable {
@@ -8,8 +9,8 @@ export interface Selectable {
 }
 
 /**
- * Filters by id globs (any match; empty = all) and tags (any match; empty = all), then keeps shard
- * `index` of `count`: the i-th id in sorted order goes to shard (i mod count) + 1. Keeps catalog order.
+ * Filters by id globs (any match; empty = all) and tags (any match; empty = all), then keeps shard `index` of
+ * `count` (see shardOf: balanced by the recorded durations, count-based for the rest). Keeps catalog order.
  * A glob or tag that matches no scenario at all is a scenario_unknown error (a typo must not select nothing).
  * `exclude` globs drop matching ids before sharding; one that matches nothing is an error too.
  */
@@ -19,6 +20,7 @@ export function selectScenarios<T extends Selectable>(
   tags: readonly string[],
   shard: { index: number; count: number } | null,
   exclude: readonly string[] = [],
+  durations: ReadonlyMap<string, number> = recordedDurations(),
 ): T[] {
   const globs = patterns.map((p) => ({ pattern: p, regex: globToRegExp(p) }));
   const excluded = exclude.map((p) => ({ pattern: p, regex: globToRegExp(p) }));
@@ -39,9 +41,36 @@ export function selectScenarios<T extends Selectable>(
   );
   if (shard === null) return filtered;
   checkShard(shard);
-  const sortedIds = filtered.map((s) => s.id).sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  const mine = new Set(sortedIds.filter((_, i) => (i % shard.count) + 1 === shard.index));
-  return filtered.filter((s) => mine.has(s.id));
+  const owners = shardOf(filtered.map((s) => s.id), shard.count, durations);
+  return filtered.filter((s) => owners.get(s.id) === shard.index);
+}
+
+/**
+ * Assigns every id to a shard 1..count, deterministically and the same on every machine. Ids with a recorded
+ * duration go longest first (ties by id) to the shard with the least recorded time so far (ties: the lowest index);
+ * then ids without one, in sorted id order, each to the shard holding the fewest scenarios (a split by count: with
+ * no durations at all this is round robin over the sorted ids).
+ */
+export function shardOf(ids: readonly string[], count: number, durations: ReadonlyMap<string, number>): Map<string, number> {
+  const sorted = [...ids].sort(compareId);
+  const owners = new Map<string, number>();
+  const load = new Array<number>(count).fill(0);
+  const timed = sorted.filter((id) => durations.has(id)).sort((a, b) => durations.get(b)! - durations.get(a)! || compareId(a, b));
+  for (const id of timed) {
+    let least = 0;
+    for (let i = 1; i < count; i++) if (load[i]! < load[least]!) least = i;
+    load[least]! += durations.get(id)!;
+    owners.set(id, least + 1);
+  }
+  const held = new Array<number>(count).fill(0);
+  for (const owner of owners.values()) held[owner - 1]! += 1;
+  for (const id of sorted.filter((other) => !durations.has(other))) {
+    let fewest = 0;
+    for (let i = 1; i < count; i++) if (held[i]! < held[fewest]!) fewest = i;
+    held[fewest]! += 1;
+    owners.set(id, fewest + 1);
+  }
+  return owners;
 }
 
 /** Parses `i/n` (1-based) into a shard, or throws a usage error that shows the expected form. */
@@ -74,6 +103,10 @@ export function closestIds(candidates: string[], query: string, limit = 3, optio
 export function globToRegExp(glob: string): RegExp {
   const body = [...glob].map((c) => (c === '*' ? '.*' : c === '?' ? '.' : c.replace(/[\\^$.|+()[\]{}]/g, '\\$&'))).join('');
   return new RegExp(`^${body}$`);
+}
+
+function compareId(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 function checkShard(shard: { index: number; count: number }): void {

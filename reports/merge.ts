@@ -18,6 +18,11 @@ export function mergeReports(reports: Report[], options: MergeOptions = {}): Rep
     const result = verifyReport(r);
     if (!result.ok) throw new EjcError('report_invalid', `report ${i + 1} does not verify: ${result.problems[0]}`);
   });
+  reports.forEach((r, i) => {
+    if (r.partial !== undefined) {
+      throw new EjcError('usage', `cannot merge: report ${i + 1} is partial (--bail stopped it after ${r.partial.stoppedAfter}; ${r.partial.notRun.length} scenario(s) never ran); re-run that shard without --bail`);
+    }
+  });
   checkSameRun(reports);
   const shards = checkShards(reports);
   const first = shards[0]!;

@@ -199,6 +199,8 @@ export const Report = z.object({
   environment: z.array(Environment).min(1),
   /** The settings besides seed and selection that shape outcomes. */
   settings: Settings,
+  /** Present only when the run stopped early (--bail): the scenarios it never started. Absent in a complete run. */
+  partial: z.object({ reason: z.literal('bail'), stoppedAfter: z.string().min(1), notRun: z.array(z.string()) }).optional(),
   outcomeDigest: z.string().regex(/^[0-9a-f]{64}$/),
   contentHash: z.string().regex(/^[0-9a-f]{64}$/),
 });

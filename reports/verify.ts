@@ -36,6 +36,7 @@ export function verifyReport(value: unknown): VerifyResult {
   checkScenarios(report, problems);
   checkTotals(report, problems);
   checkClaims(report, problems);
+  checkPartial(report, problems);
   checkSections(report, problems);
   checkBinding(report, problems);
   return { ok: problems.length === 0, problems };
@@ -169,6 +170,22 @@ function checkClaims(report: Report, problems: string[]): void {
   if (canonicalJson(report.boundary) !== canonicalJson(claimBoundary(report.implementation.capabilities.externalState))) {
     problems.push('$.boundary: differs from the fixed boundary of the claim (process-crash durability only)');
   }
+}
+
+// A partial report (--bail) is valid as what it is: it stopped after a scenario that fails a gate, and never ran the rest.
+function checkPartial(report: Report, problems: string[]): void {
+  const partial = report.partial;
+  if (partial === undefined) return;
+  const stopped = report.scenarios.find((s) => s.id === partial.stoppedAfter);
+  if (stopped === undefined) problems.push(`$.partial.stoppedAfter: ${partial.stoppedAfter} is not among the scenarios the report holds`);
+  else if (stopped.verdict === 'passed' || stopped.verdict === 'not_applicable' || stopped.verdict === 'expected_failure') {
+    problems.push(`$.partial.stoppedAfter: ${partial.stoppedAfter} is ${stopped.verdict}; a run stops only at a failure`);
+  }
+  if (report.verdict === 'conformant') problems.push('$.partial: a partial report cannot be conformant');
+  const ran = new Set(report.scenarios.map((s) => s.id));
+  partial.notRun.forEach((id, i) => {
+    if (ran.has(id)) problems.push(`$.partial.notRun[${i}]: ${id} is also among the scenarios that ran`);
+  });
 }
 
 function checkSections(report: Report, problems: string[]): void {

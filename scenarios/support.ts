@@ -18,6 +18,8 @@ export function singleNodeRun(t: TrialContext, node: Partial<NodeScript> = {}): 
 /** Starts a driver, runs a phase on it until the planned crash, and leaves the trial ready for a restart. */
 export async function crashDuring(t: TrialContext, plan: CrashPlan, phase: (client: JournalClient) => Promise<unknown>): Promise<void> {
   t.planCrash(plan);
+  // The restart after the crash starts alongside this driver: the phase alone is too short to hide a start-up.
+  t.startAhead('primary', { skip: 1 });
   const client = await t.driver();
   await t.untilCrash(() => phase(client));
 }

@@ -29,14 +29,23 @@ function sweepScenario(c: SweepCase): Scenario {
         const log = join(t.dir, `point-${i + 1}.strace`);
         t.plannedKills += 1;
         const label = `${event.syscall}#${event.invocation}`;
-        const victim = await t.driver('victim', { journalDir: dir, launch: underStrace(t.launch, { log, kill: event }) });
+        // Drivers start ahead while the previous one works (fresh processes, nothing reused across the kill):
+        // the one that inspects what the kill left starts alongside the victim.
+        t.startAhead('primary', { skip: 1 });
+        const victim = await t.driver('victim', { journalDir: dir, launch: victimLaunch(t, i, window) });
         if (!(await diesInside(t, victim, c, fixture, label, log))) continue;
         const after = await t.driver('primary', { journalDir: dir });
+        if (i + 1 < window.length) t.startAhead('victim', { launch: victimLaunch(t, i + 1, window) });
         await c.check(t, after, fixture, `after a kill at ${label} inside ${c.op}`);
         await after.close();
       }
     },
   });
+}
+
+// The victim of kill point i: under strace, SIGKILLed at that point's syscall, logging to its own file.
+function victimLaunch(t: TrialContext, i: number, window: readonly SyscallEvent[]): ReturnType<typeof underStrace> {
+  return underStrace(t.launch, { log: join(t.dir, `point-${i + 1}.strace`), kill: window[i]! });
 }
 
 // Runs the sequence once under strace (logging only) and returns the durable syscalls of the op itself.

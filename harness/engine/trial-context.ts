@@ -61,6 +61,7 @@ export class TrialContext {
   #pointHits = 0;
   #boundaryHits = 0;
   #driverCount = 0;
+  readonly #ahead = new Map<number, { readonly key: string; readonly handle: Promise<DriverHandle> }>();
 
   constructor(setup: TrialSetup) {
     this.id = setup.id;
@@ -108,25 +109,7 @@ export class TrialContext {
       this.record.restart(name, journalDir);
     }
     this.#journalDirs.add(journalDir);
-    const started = this.record.start(name);
-    let handle: DriverHandle;
-    try {
-      handle = await startDriver(options.launch ?? this.#launch, {
-        label: name,
-        onOutput: this.#echo.tap(name),
-        ...(this.#driverEnv === undefined ? {} : { env: this.#driverEnv }),
-        // The invoking directory, so `--cmd "python3 journal.py"` means what it says; the journal gets its directory in `open`.
-        cwd: process.cwd(),
-        timeoutMs: this.#timeoutMs,
-        stderrFile: join(this.dir, `driver-${this.#driverCount}.stderr.log`),
-        onWire: (line) => this.record.wire(name, line),
-      });
-    } catch (err) {
-      this.record.exit(name, { signal: null, exitCode: null, killedByHarness: true });
-      throw err;
-    }
-    started.setPid(handle.pid);
-    void handle.exited.then((info) => this.record.exit(name, info));
+    const handle = await this.#startOrTakeAhead(label, this.#driverCount, options.launch ?? this.#launch);
     this.#drivers.add(handle);
     const client = new JournalClient(handle, this, journalDir);
     // Every announced point is armed, so a plan made mid-phase can still stop there.
@@ -134,6 +117,61 @@ export class TrialContext {
     await client.op('open', { dir: journalDir, armedCrashPoints: handle.hello.capabilities.crashPoints });
     return client;
   }
+
+  /**
+   * Starts a later driver of the trial ahead (spawned and past `hello`) while the current phase runs: the next
+   * driver(label, { launch }) call, or with `skip` the one after that many more calls. It is a fresh process that has
+   * opened nothing, never one that served before a kill; a call that asks for another label or launch discards it.
+   */
+  startAhead(label = 'primary', options: { launch?: Launch; skip?: number } = {}): void {
+    const number = this.#driverCount + 1 + (options.skip ?? 0);
+    if (this.#ahead.has(number)) return;
+    const launch = options.launch ?? this.#launch;
+    const handle = this.#spawn(label, number, launch);
+    handle.catch(() => undefined);
+    this.#ahead.set(number, { key: aheadKey(label, number, launch), handle });
+  }
+
+  async #startOrTakeAhead(label: string, number: number, launch: Launch): Promise<DriverHandle> {
+    // Started for this call or an earlier one: taken when it is the driver asked for, else discarded; later ones wait.
+    let taken: Promise<DriverHandle> | null = null;
+    for (const [n, ahead] of this.#ahead) {
+      if (n > number) continue;
+      this.#ahead.delete(n);
+      if (n === number && ahead.key === aheadKey(label, number, launch)) taken = ahead.handle;
+      else await discard(ahead.handle);
+    }
+    return taken ?? this.#spawn(label, number, launch);
+  }
+
+  #startOptions(name: string, number: number): Parameters<typeof startDriver>[1] {
+    return {
+      label: name,
+      onOutput: this.#echo.tap(name),
+      ...(this.#driverEnv === undefined ? {} : { env: this.#driverEnv }),
+      // The invoking directory, so `--cmd "python3 journal.py"` means what it says; the journal gets its directory in `open`.
+      cwd: process.cwd(),
+      timeoutMs: this.#timeoutMs,
+      stderrFile: join(this.dir, `driver-${number}.stderr.log`),
+      onWire: (line) => this.record.wire(name, line),
+    };
+  }
+
+  // Every driver, started now or ahead, enters the trial's record from its spawn to its exit.
+  #spawn(label: string, number: number, launch: Launch): Promise<DriverHandle> {
+    const name = `${label}#${number}`;
+    const started = this.record.start(name);
+    const handle = startDriver(launch, this.#startOptions(name, number));
+    handle.then(
+      (h) => {
+        started.setPid(h.pid);
+        void h.exited.then((info) => this.record.exit(name, info));
+      },
+      () => this.record.exit(name, { signal: null, exitCode: null, killedByHarness: true }),
+    );
+    return handle;
+  }
+
 
   /** Arms one crash for the next phase; the trial is inconclusive unless it actually happens. */
   planCrash(plan: CrashPlan): void {
@@ -147,6 +185,8 @@ export class TrialContext {
   async untilCrash(phase: () => Promise<unknown>): Promise<void> {
     const plan = this.#plan;
     if (!plan) throw new Error('untilCrash without a planned crash');
+    // The crash makes a restart: its driver starts while the phase runs.
+    this.startAhead();
     try {
       await phase();
     } catch (err) {
@@ -267,11 +307,13 @@ export class TrialContext {
 
   /** Closes every live driver (gracefully when possible), collects their stderr tails, and checks each tree ended. */
   async closeAll(): Promise<void> {
+    await this.#dropAhead();
     await this.#endAll((handle) => handle.close());
   }
 
   /** Kills every live driver: the path for failures and timeouts. */
   async killAll(): Promise<void> {
+    await this.#dropAhead();
     await this.#endAll((handle) => handle.kill());
   }
 
@@ -300,6 +342,12 @@ export class TrialContext {
     return { processes: tree.processes, escaped: each(tree.escaped), survivors: each(tree.survivors) };
   }
 
+  async #dropAhead(): Promise<void> {
+    const unused = [...this.#ahead.values()];
+    this.#ahead.clear();
+    for (const ahead of unused) await discard(ahead.handle);
+  }
+
   /** Stderr lines captured from drivers so far. */
   stderrTail(): string[] {
     return this.#stderr.slice(-40);
@@ -312,6 +360,16 @@ function realDir(dir: string): string {
   } catch {
     return dir;
   }
+}
+
+function aheadKey(label: string, number: number, launch: Launch): string {
+  return JSON.stringify([label, number, launch]);
+}
+
+// An unused driver started ahead: it never opened a journal, so it is simply killed (not a kill of the trial).
+async function discard(handle: Promise<DriverHandle>): Promise<void> {
+  const started = await handle.catch(() => null);
+  await started?.kill();
 }
 
 function jsonSafe(value: unknown): unknown {

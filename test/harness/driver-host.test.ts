@@ -40,6 +40,12 @@ describe('host driver', () => {
     expect(driver.pid).toBeGreaterThan(0);
   });
 
+  it('refuses an adapter whose capabilities are invalid with adapter_shape naming the field', async () => {
+    const failure = await start({ tierMode: 'sometimes' }).catch((e: unknown) => e);
+    expect(failure).toMatchObject({ code: 'adapter_shape' });
+    expect((failure as Error).message).toContain('capabilities.tierMode');
+  });
+
   it('serves operations, maps a JournalError to its code and any other throw to internal', async () => {
     const driver = await start();
     await expect(driver.call('open', { dir: trial.path, armedCrashPoints: [] })).resolves.toMatchObject({ kind: 'result', result: { files: [] } });
