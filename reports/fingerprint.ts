@@ -12,6 +12,12 @@ import type { Launch } from './schema.js';
 /** The module name that stands for the bundled reference journal, portable across machines. */
 export const REFERENCE_MODULE = 'ejc:reference';
 
+/**
+ * The adapter a reference fingerprint names: the one-module bundle drivers load when it is current, else the
+ * compiled adapter with every module it imports (a bare `tsc` build). Either way, the files that ran.
+ */
+export const REFERENCE_ADAPTER_NAMES: readonly string[] = ['ejc:reference-impl/adapter.bundle.js', 'ejc:reference-impl/adapter.js'];
+
 export interface FingerprintOptions {
   /** The invoking directory: relative paths on the command line and in globs start here. */
   readonly cwd: string;

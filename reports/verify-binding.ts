@@ -3,7 +3,7 @@ import { DEFAULT_SEED, DEFAULT_TIMEOUT_MS } from '../bin/help.js';
 import { splitCommand } from '../bin/split-command.js';
 import { canonicalJson } from '../harness/canonical-json.js';
 import { wasExpectedFailure } from './derive.js';
-import { fingerprintDigest, REFERENCE_MODULE } from './fingerprint.js';
+import { fingerprintDigest, REFERENCE_ADAPTER_NAMES, REFERENCE_MODULE } from './fingerprint.js';
 import type { Launch, Report } from './schema.js';
 
 /** Appends a problem for every inconsistency between the binding fields and the rest of the report. */
@@ -30,7 +30,7 @@ function checkFingerprint(report: Report, problems: string[]): void {
     if (adapters.length !== 1) problems.push(`$.fingerprint.files: a module launch has one adapter file, this one has ${adapters.length}`);
     if (roles('executable').length > 0 || roles('argument').length > 0) problems.push('$.fingerprint.files: a module launch has no executable or argument files');
     const reference = launch.module === REFERENCE_MODULE;
-    if (reference && adapters[0] !== 'ejc:reference-impl/adapter.js') problems.push(`$.fingerprint.files: the bundled reference journal's adapter is ejc:reference-impl/adapter.js, not ${adapters[0] ?? 'missing'}`);
+    if (reference && !REFERENCE_ADAPTER_NAMES.includes(adapters[0] ?? '')) problems.push(`$.fingerprint.files: the bundled reference journal's adapter is ${REFERENCE_ADAPTER_NAMES.join(' or ')}, not ${adapters[0] ?? 'missing'}`);
     if (!reference && adapters[0]?.startsWith('ejc:')) problems.push(`$.fingerprint.files: adapter ${adapters[0]} is the bundled journal's, but the launch names ${launch.module}`);
   } else {
     if (roles('executable').length !== 1) problems.push(`$.fingerprint.files: a command launch has one executable, this one has ${roles('executable').length}`);

@@ -79,7 +79,7 @@ export const HOST_PARAMS: Readonly<Record<string, Shape>> = {
       }),
     ),
   }),
-  sessionSweep: obj({ sessionId: id, captured: arr(captured), chunkSize: int(1), insideOuterTransaction: bool }, ['chunkSize', 'insideOuterTransaction']),
+  sessionSweep: obj({ sessionId: id, captured: arr(captured), insideOuterTransaction: bool }, ['insideOuterTransaction']),
   checkpoint: empty,
   listEffects: empty,
   files: empty,

@@ -142,8 +142,12 @@ describe('a failing run, as the HTML page shows it in Chromium', () => {
       expect((await timeline.boundingBox())!.width).toBeGreaterThan(300);
       expect(await failed.locator('.ev.kill').count()).toBe(1);
       expect(await failed.locator('.ev.restart').count()).toBe(1);
-      expect(await failed.locator('.lane-label').allTextContents()).toEqual(['primary', 'targets']);
-      expect(await failed.locator('.proc').allTextContents()).toEqual(['#1', '#2']);
+      // The restart's driver is started ahead of the kill, so its lifetime may overlap #1's and take a lane of its own.
+      const lanes = await failed.locator('.lane-label').allTextContents();
+      expect(lanes.at(-1)).toBe('targets');
+      expect([...new Set(lanes.slice(0, -1))]).toEqual(['primary']);
+      expect(lanes.length).toBeLessThanOrEqual(3);
+      expect((await failed.locator('.proc').allTextContents()).sort()).toEqual(['#1', '#2']);
       expect(await failed.locator('tr.bad').first().textContent()).toContain('gate decision');
       await failed.locator('.timeline').first().scrollIntoViewIfNeeded();
       const shot = join(tmp.path, 'report.png');

@@ -41,7 +41,7 @@ export const DEFECT_TARGETS: readonly DefectTarget[] = [
   { defect: 'digest-includes-secrets', scenarios: ['cp04.after-settle.secret-only-change'] },
   { defect: 'ignores-output-mapping', scenarios: ['cp04.after-settle.mapping-changed'] },
   { defect: 'replay-rederives', scenarios: ['cp05.after-tool-result', 'cp04.after-settle'] },
-  { defect: 'double-prepare', scenarios: ['cp07.concurrent-prepare.race', 'cp07.concurrent-prepare.killed-holder'] },
+  { defect: 'double-prepare', scenarios: ['cp07.concurrent-prepare.race', 'cp07.concurrent-prepare.killed-holder', 'cp07.concurrent-prepare.interleaved'] },
   { defect: 'session-replays', scenarios: ['cp10.session.prepare-refused'] },
   { defect: 'session-keeps-result', scenarios: ['cp10.session.prepare-refused'] },
   { defect: 'settle-idempotent', scenarios: ['journal.settle-errors'] },

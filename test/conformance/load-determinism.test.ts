@@ -9,7 +9,7 @@ import { scenarioOutcome } from '../../reports/seal.js';
 
 const ORDERED = fileURLToPath(new URL('../fixtures/adapters/ordered-resumes.mjs', import.meta.url));
 
-const RACES = ['cp10.session.concurrent-resume', 'cp10.session.kill-between-notice-and-sweep', 'cp07.concurrent-prepare.race', 'cp07.concurrent-prepare.killed-holder'];
+const RACES = ['cp10.session.concurrent-resume', 'cp10.session.kill-between-notice-and-sweep', 'cp07.concurrent-prepare.race', 'cp07.concurrent-prepare.killed-holder', 'cp07.concurrent-prepare.interleaved'];
 const RUNS = 3;
 
 // Busy loops, one more than there are cores, for the duration of `body`; each is ended by its own pid.

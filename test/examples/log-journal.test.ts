@@ -21,7 +21,7 @@ const NOT_APPLICABLE: Record<string, RegExp> = {
 
 // One real bug each, applied to a copy of the source: [file, the exact text, its broken replacement, a scenario that must fail].
 const BROKEN_COPIES = {
-  'last-prepare-wins': ['rows.mjs', 'if (holder !== undefined) return { ok: false, holder };', '', 'cp07.concurrent-prepare.race'],
+  'last-prepare-wins': ['rows.mjs', 'if (holder !== undefined) return { ok: false, holder };', '', 'cp07.concurrent-prepare.interleaved'],
   'chunks-apply-early': ['rows.mjs', 'this.pendingSweeps.set(record.tx, [...(this.pendingSweeps.get(record.tx) ?? []), ...record.rows]);', 'this.pendingSweeps.set(record.tx, record.rows); this.#commitSweep({ tx: record.tx, sessionId: record.rows[0].sessionId });', 'cp11.session-sweep.kill-between-chunks'],
   'never-erases': ['record-log.mjs', 'for (const span of spans) writeSync', 'for (const span of []) writeSync', 'secrets.sweep-erases-result-bytes'],
 } as const;

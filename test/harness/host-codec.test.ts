@@ -47,7 +47,7 @@ describe('host codec', () => {
     const loaded = loadedBy(join(root, 'dist', 'reference-impl', 'adapter.js'));
     expect(loaded.filter((p) => p.includes('node_modules'))).toEqual([]);
     const harness = loaded.filter((p) => p.startsWith('dist/harness/')).sort();
-    expect(harness).toEqual(['canonical-json.js', 'driver/host-codec.js', 'driver/host-io.js', 'driver/host-serve.js', 'driver/host-shape.js', 'driver/host.js', 'journal-interface.js'].map((p) => `dist/harness/${p}`));
+    expect(harness).toEqual(['canonical-json.js', 'driver/host-codec.js', 'driver/host-io.js', 'driver/host-serve.js', 'driver/host-shape.js', 'driver/host.js', 'journal-interface.js', 'secrets/impl-secrets.js'].map((p) => `dist/harness/${p}`));
     expect(loaded.some((p) => p === 'dist/reference-impl/adapter.js')).toBe(true);
   });
 
@@ -55,7 +55,7 @@ describe('host codec', () => {
     const adapter = referenceAdapterPath();
     expect(adapter.endsWith('dist/reference-impl/adapter.bundle.js')).toBe(true);
     const loaded = loadedBy(adapter).filter((p) => p.startsWith('dist/'));
-    expect(loaded.sort()).toEqual(['driver/host-codec.js', 'driver/host-io.js', 'driver/host-serve.js', 'driver/host-shape.js', 'driver/host.js'].map((p) => `dist/harness/${p}`).concat('dist/reference-impl/adapter.bundle.js').sort());
+    expect(loaded.sort()).toEqual(['driver/host-codec.js', 'driver/host-io.js', 'driver/host-serve.js', 'driver/host-shape.js', 'driver/host.js', 'secrets/impl-secrets.js'].map((p) => `dist/harness/${p}`).concat('dist/reference-impl/adapter.bundle.js').sort());
   });
 
   it('decodes envelopes: requests, resumes, answerable bad ops and lines it can only ignore', () => {

@@ -2,12 +2,12 @@
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { dir } from 'tmp-promise';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { describeEnvironment } from '../../reports/environment.js';
 import { expandGlob } from '../../reports/file-glob.js';
-import { fingerprintDigest, fingerprintLaunch } from '../../reports/fingerprint.js';
+import { fingerprintDigest, fingerprintLaunch, REFERENCE_ADAPTER_NAMES } from '../../reports/fingerprint.js';
 import { buildDir, harnessBuild } from '../../reports/harness-build.js';
 import { referenceAdapterPath } from '../../harness/run-conformance.js';
 
@@ -56,15 +56,21 @@ describe('fingerprintLaunch', () => {
     expect(() => fingerprintLaunch({ kind: 'command', command: 'no-such-program-ejc x' }, { cwd: tmp.path, implFiles: [] })).toThrow(/starts no-such-program-ejc, which is not on PATH/);
   });
 
-  it('binds the bundled reference journal by its adapter and every module it imports, portably named', () => {
-    const adapter = referenceAdapterPath();
-    const fp = fingerprintLaunch({ kind: 'module', module: 'ejc:reference', options: {} }, { cwd: tmp.path, implFiles: [], referenceAdapter: adapter });
+  it('binds the bundled reference journal by the files its drivers load: the compiled adapter and its imports, or the current bundle', () => {
+    const compiled = join(dirname(referenceAdapterPath()), 'adapter.js');
+    const fp = fingerprintLaunch({ kind: 'module', module: 'ejc:reference', options: {} }, { cwd: tmp.path, implFiles: [], referenceAdapter: compiled });
     const paths = fp.files.map((f) => f.path);
-    expect(paths).toContain('ejc:reference-impl/adapter.js');
     expect(paths).toContain('ejc:reference-impl/journal.js');
     expect(paths).toContain('ejc:harness/canonical-json.js');
     expect(paths.every((p) => p.startsWith('ejc:'))).toBe(true);
     expect(fp.files.filter((f) => f.role === 'adapter').map((f) => f.path)).toEqual(['ejc:reference-impl/adapter.js']);
+
+    const bundle = referenceAdapterPath();
+    expect(bundle.endsWith('adapter.bundle.js')).toBe(true);
+    const bundled = fingerprintLaunch({ kind: 'module', module: 'ejc:reference', options: {} }, { cwd: tmp.path, implFiles: [], referenceAdapter: bundle });
+    expect(bundled.files.map((f) => [f.path, f.role])).toEqual([['ejc:reference-impl/adapter.bundle.js', 'adapter']]);
+    expect(bundled.files[0]!.sha256).toBe(sha(bundle));
+    expect(REFERENCE_ADAPTER_NAMES).toEqual(['ejc:reference-impl/adapter.bundle.js', 'ejc:reference-impl/adapter.js']);
   });
 
   it('expands globs deterministically, skips node_modules unless named, and names a glob that matches nothing', () => {
