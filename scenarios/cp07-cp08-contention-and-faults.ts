@@ -80,6 +80,10 @@ export const cp07cp08: Scenario[] = [
       const params = prepareParams(t);
       const a = await t.driver('primary');
       const b = await t.driver('rival');
+      // B's window scales with how fast B answers right now, so a loaded machine gets a longer one.
+      const asked = performance.now();
+      await b.op('listEffects', {});
+      const window = Math.min(INTERLEAVE_WINDOW_MAX_MS, INTERLEAVE_WINDOW_MIN_MS + 20 * (performance.now() - asked));
       const heldA = await a.holdAt('prepare', params, 'prepare.before-commit');
       if (heldA.kind !== 'crashpoint') {
         t.inconclusiveReason = 'driver A never stopped at prepare.before-commit';
@@ -88,7 +92,7 @@ export const cp07cp08: Scenario[] = [
       const pendingB = b.holdAt('prepare', params, 'prepare.before-commit');
       // Which branch ran depends on the journal's locking and on the machine's load, so it never enters the outcome:
       // every branch must end in the same verdicts.
-      const early = await Promise.race([pendingB, delay(INTERLEAVE_WINDOW_MS).then(() => null)]);
+      const early = await Promise.race([pendingB, delay(window).then(() => null)]);
       let vb: CallOutcome<'prepare'>;
       let va: CallOutcome<'prepare'>;
       if (early !== null && early.kind === 'crashpoint') {
@@ -138,8 +142,10 @@ export const cp07cp08: Scenario[] = [
 // Both codes say "another attempt of this effect exists" (§2): a lost race, or the unresolved row that holds the identity.
 const ANOTHER_ATTEMPT: readonly RefusalCode[] = ['duplicate_identity', 'unresolved_prior_effect'];
 
-// How long B gets to reach prepare.before-commit while A holds there; a journal that locks keeps B waiting past it.
-const INTERLEAVE_WINDOW_MS = 1_500;
+// How long B gets to reach prepare.before-commit while A holds there (a journal that locks keeps B waiting past it):
+// a floor plus twenty of B's current round trips, capped.
+const INTERLEAVE_WINDOW_MIN_MS = 300;
+const INTERLEAVE_WINDOW_MAX_MS = 5_000;
 
 // Resumes an outcome through any further announced points to its result or error.
 async function finish<O extends OperationName>(outcome: CallOutcome<O>): Promise<CallOutcome<O>> {
