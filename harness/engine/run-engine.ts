@@ -1,7 +1,7 @@
 // The engine's run path: §7 dispatch order, the pre-flight resume gate (§4), replay, and the terminal sweep.
 import type { GateDecision, PrepareVerdict, RecordedResult } from '../protocol/schemas.js';
 import type { JournalClient } from './journal-client.js';
-import { logicalKey, payloadOf, type NodeScript, type RunScript, type ToolCall } from './model.js';
+import { logicalKey, payloadOf, scopeKey, type NodeScript, type RunScript, type ToolCall } from './model.js';
 import { DEFAULT_MAPPING, deriveProjections, nodeOutput } from './projections.js';
 import type { TrialContext } from './trial-context.js';
 
@@ -22,7 +22,7 @@ export async function startRun(t: TrialContext, client: JournalClient, run: RunS
   const outcome = emptyOutcome();
   for (const node of run.nodes) {
     const ok = await executeNode(t, client, run, node, node.originalAttempt ?? 1, false, outcome);
-    if (!ok) return terminal(client, run, outcome);
+    if (!ok) return terminal(t, client, run, outcome);
   }
   return finishRun(t, client, run, outcome);
 }
@@ -39,12 +39,12 @@ export async function resumeRun(t: TrialContext, client: JournalClient, run: Run
       outcome.status = 'failed';
       outcome.errorCode = 'effect_needs_attention';
       t.log.append({ type: 'run:failed', runId: run.runId, code: 'effect_needs_attention' });
-      return terminal(client, run, outcome);
+      return terminal(t, client, run, outcome);
     }
   }
   for (const node of rerunnable) {
     const ok = await executeNode(t, client, run, node, 1, true, outcome);
-    if (!ok) return terminal(client, run, outcome);
+    if (!ok) return terminal(t, client, run, outcome);
   }
   return finishRun(t, client, run, outcome);
 }
@@ -53,6 +53,7 @@ async function gateNode(t: TrialContext, client: JournalClient, run: RunScript, 
   const scope = { kind: 'run' as const, runId: run.runId, nodeId: node.nodeId };
   let decision = await client.op('gate', { scope, attempt: 1 });
   outcome.gates.push(decision);
+  await t.boundary('after-gate', client);
   if (decision.decision === 'reconcile') {
     for (const effect of decision.effects) {
       const call = node.calls.find((c) => c.slot === effect.slot && c.toolId === effect.toolId);
@@ -62,6 +63,7 @@ async function gateNode(t: TrialContext, client: JournalClient, run: RunScript, 
     }
     decision = await client.op('gate', { scope, attempt: 1 });
     outcome.gates.push(decision);
+    await t.boundary('after-gate', client);
   }
   if (decision.decision === 'refuse') t.tally.refusals += 1;
   return decision.decision === 'pass' ? 'pass' : 'refuse';
@@ -79,21 +81,32 @@ async function reconcileEffect(
 ): Promise<void> {
   if (key === null) throw new Error(`gate asked to ${action} effect ${effectId} without its stored idempotency key`);
   const mapping = node.mapping ?? DEFAULT_MAPPING;
-  const lk = logicalKey(`${run.runId}/${node.nodeId}`, call);
+  const lk = logicalKey(scopeKey(run.runId, node.nodeId), call);
   if (action === 'retry_with_key') {
-    const sent = t.world.dispatch(call.target, 1, { logicalKey: lk, idempotencyKey: key, payload: payloadOf(call) });
+    const sent = t.world.dispatch(call.target, 1, { logicalKey: lk, idempotencyKey: key, payload: payloadOf(call), ...responseOf(call) });
+    await t.boundary('after-reconcile-dispatch', client);
     await client.op('reconcile', { effectId, evidence: { kind: 'retried_with_key', result: deriveProjections(call.toolId, sent.response, mapping) } });
+    await t.boundary('after-reconcile', client);
     return;
   }
   const receipt = t.world.lookupReceipt(call.target, key);
   if (receipt.found) {
     await client.op('reconcile', { effectId, evidence: { kind: 'receipt_found', result: deriveProjections(call.toolId, receipt.response, mapping) } });
+    await t.boundary('after-reconcile', client);
     return;
   }
   const answer = await client.op('reconcile', { effectId, evidence: { kind: 'receipt_absent' } });
+  await t.boundary('after-reconcile', client);
   if (!answer.execute) return;
-  const sent = t.world.dispatch(call.target, 2, { logicalKey: lk, idempotencyKey: answer.execute.idempotencyKey, payload: payloadOf(call) });
+  const sent = t.world.dispatch(call.target, 2, { logicalKey: lk, idempotencyKey: answer.execute.idempotencyKey, payload: payloadOf(call), ...responseOf(call) });
+  await t.boundary('after-reconcile-dispatch', client);
   await client.op('settle', { effectId, state: 'committed', result: deriveProjections(call.toolId, sent.response, mapping) });
+  await t.boundary('after-reconcile-settle', client);
+}
+
+// The generated response shape travels with the call; the fixed matrix's calls have none.
+function responseOf(call: ToolCall): { response?: NonNullable<ToolCall['response']> } {
+  return call.response ? { response: call.response } : {};
 }
 
 // One node through §7: prepare → dispatch → settle → tool-result → node:completed. Returns false when the run failed.
@@ -131,8 +144,8 @@ async function executeNode(
       t.tally.replays += 1;
       projections = verdict.result;
     } else {
-      const lk = logicalKey(`${run.runId}/${node.nodeId}`, call);
-      const sent = t.world.dispatch(call.target, call.tier, { logicalKey: lk, idempotencyKey: verdict.idempotencyKey, payload: payloadOf(call) });
+      const lk = logicalKey(scopeKey(run.runId, node.nodeId), call);
+      const sent = t.world.dispatch(call.target, call.tier, { logicalKey: lk, idempotencyKey: verdict.idempotencyKey, payload: payloadOf(call), ...responseOf(call) });
       await t.boundary('after-dispatch', client);
       if (node.timeoutSlots?.includes(call.slot)) {
         await client.op('settle', { effectId: verdict.effectId, state: 'ambiguous', reason: 'target did not answer' });
@@ -163,12 +176,13 @@ async function executeNode(
 async function finishRun(t: TrialContext, client: JournalClient, run: RunScript, outcome: RunOutcome): Promise<RunOutcome> {
   outcome.status = 'completed';
   t.log.append({ type: 'run:completed', runId: run.runId });
-  return terminal(client, run, outcome);
+  return terminal(t, client, run, outcome);
 }
 
 // Any terminal (completed or failed) ends resumability, so the run's committed rows go; unresolved rows stay.
-async function terminal(client: JournalClient, run: RunScript, outcome: RunOutcome): Promise<RunOutcome> {
+async function terminal(t: TrialContext, client: JournalClient, run: RunScript, outcome: RunOutcome): Promise<RunOutcome> {
   outcome.swept = (await client.op('runTerminal', { runId: run.runId })).deleted;
+  await t.boundary('after-run-terminal', client);
   return outcome;
 }
 

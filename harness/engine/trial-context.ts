@@ -11,6 +11,15 @@ import { TargetWorld } from '../world/targets.js';
 import { EventLog } from './event-log.js';
 import { JournalClient } from './journal-client.js';
 import { CrashInjected, describePlan, type CrashPlan } from './crash-plan.js';
+import type { HistoryEvent, OpAnswer } from '../model/history.js';
+import type { OperationName } from '../protocol/schemas.js';
+import { EjcError } from '../errors.js';
+import { traceeKilled } from './syscall-sweep.js';
+
+/** Decides at each kill opportunity (a boundary or an announced point) whether to kill there: generated crash schedules. */
+export interface KillSchedule {
+  opportunity(where: string, client: JournalClient): boolean;
+}
 
 export interface TrialSetup {
   readonly id: string;
@@ -48,6 +57,11 @@ export class TrialContext {
   #pointHits = 0;
   #boundaryHits = 0;
   #driverCount = 0;
+  #schedule: KillSchedule | null = null;
+  #clock = 0;
+  readonly #syscallArmed = new Map<JournalClient, { log: string; label: string }>();
+  /** When enabled, every operation, kill, restart and world event in order: what generated trials check against the model. */
+  history: HistoryEvent[] | null = null;
 
   constructor(setup: TrialSetup) {
     this.id = setup.id;
@@ -62,11 +76,12 @@ export class TrialContext {
   }
 
   /** Starts a fresh driver on the trial directory and opens the journal there; after a kill it counts as a restart. */
-  async driver(label = 'primary', options: { journalDir?: string; launch?: Launch } = {}): Promise<JournalClient> {
+  async driver(label = 'primary', options: { journalDir?: string; launch?: Launch; env?: Record<string, string>; syscallKill?: { log: string; label: string } } = {}): Promise<JournalClient> {
     this.#driverCount += 1;
     const journalDir = options.journalDir ?? join(this.dir, 'journal');
     // One restart per kill: the first driver started on the directory a killed driver left behind.
-    if (this.#awaitingRestart.delete(journalDir)) {
+    const restart = this.#awaitingRestart.delete(journalDir);
+    if (restart) {
       this.tally.restarts += 1;
       this.world.nextGeneration();
     }
@@ -76,9 +91,12 @@ export class TrialContext {
       cwd: process.cwd(),
       timeoutMs: this.#timeoutMs,
       stderrFile: join(this.dir, `driver-${this.#driverCount}.stderr.log`),
+      ...(options.env ? { env: options.env } : {}),
     });
     this.#drivers.add(handle);
     const client = new JournalClient(handle, this, journalDir);
+    if (options.syscallKill) this.#syscallArmed.set(client, options.syscallKill);
+    this.record({ kind: 'driver', driver: handle.label, journal: journalDir, restart, clock: options.env?.['FAKETIME'] ?? null, strace: options.syscallKill !== undefined });
     // Every announced point is armed, so a plan made mid-phase can still stop there.
     mkdirSync(journalDir, { recursive: true });
     await client.op('open', { dir: journalDir, armedCrashPoints: handle.hello.capabilities.crashPoints });
@@ -108,9 +126,13 @@ export class TrialContext {
     this.inconclusiveReason ??= `planned crash ${describePlan(plan)} was never reached`;
   }
 
-  /** Called by the engine at each protocol boundary; kills the driver there when the plan says so. */
+  /** Called by the engine at each protocol boundary; kills the driver there when the plan (or the kill schedule) says so. */
   async boundary(name: string, client: JournalClient): Promise<void> {
     const plan = this.#plan;
+    if (!plan && this.#schedule?.opportunity(`boundary:${name}`, client)) {
+      await this.kill(client, `boundary:${name}`);
+      throw new CrashInjected(`boundary:${name}`);
+    }
     if (!plan || plan.kind !== 'boundary' || plan.boundary !== name) return;
     if (plan.driver !== undefined && !client.label.startsWith(plan.driver)) return;
     this.#boundaryHits += 1;
@@ -122,7 +144,8 @@ export class TrialContext {
   /** Called when a driver announces a crash point; true when the plan says to kill here. */
   shouldKillAtPoint(point: string, client: JournalClient): boolean {
     const plan = this.#plan;
-    if (!plan || plan.kind !== 'point' || plan.point !== point) return false;
+    if (!plan) return this.#schedule?.opportunity(`point:${point}`, client) ?? false;
+    if (plan.kind !== 'point' || plan.point !== point) return false;
     if (plan.driver !== undefined && !client.label.startsWith(plan.driver)) return false;
     this.#pointHits += 1;
     return this.#pointHits === (plan.occurrence ?? 1);
@@ -130,6 +153,7 @@ export class TrialContext {
 
   /** SIGKILLs a driver's process group and records the kill with the signal actually observed. */
   async kill(client: JournalClient, point: string): Promise<void> {
+    if (this.#schedule !== null && this.#plan === null) this.plannedKills += 1;
     const seq = client.handle.seq;
     const exit = await client.handle.kill();
     this.recordKill(client, { planned: point, point, seq, signal: exit.signal, driver: client.label });
@@ -138,8 +162,67 @@ export class TrialContext {
   /** Records a kill that already happened (e.g. delivered by strace at a syscall) as evidence. */
   recordKill(client: JournalClient, kill: Kill): void {
     this.#drivers.delete(client.handle);
+    this.#syscallArmed.delete(client);
     this.#awaitingRestart.add(client.journalDir);
     this.kills.push(kill);
+    this.record({ kind: 'kill', driver: client.label, at: kill.point, signal: kill.signal });
+  }
+
+  /** Installs a generated crash schedule: consulted at every boundary and announced point while no single crash is planned. */
+  setKillSchedule(schedule: KillSchedule | null): void {
+    this.#schedule = schedule;
+  }
+
+  /** Turns history recording on (for generated trials); the world's dispatches and lookups are recorded too. */
+  enableHistory(): void {
+    this.history ??= [];
+    this.world.onEvent = (e) => this.record(e);
+  }
+
+  /** Appends to the history when it is enabled. */
+  record(event: HistoryEvent): void {
+    this.history?.push(event);
+  }
+
+  /** A logical clock for operation intervals: overlapping intervals are concurrent operations. */
+  tick(): number {
+    this.#clock += 1;
+    return this.#clock;
+  }
+
+  /** Records one finished (or killed) operation of a driver. */
+  noteOp(client: JournalClient, op: OperationName, params: unknown, sent: number, answer: OpAnswer): void {
+    if (this.history === null) return;
+    this.record({ kind: 'op', driver: client.label, sent, answered: this.tick(), op, params, answer });
+  }
+
+  /**
+   * When a driver started under strace to die at a syscall has died, records that kill and answers where it happened;
+   * null for any other failure (which then stays what it was).
+   */
+  async syscallKill(client: JournalClient, error: unknown): Promise<string | null> {
+    const armed = this.#syscallArmed.get(client);
+    if (!armed || !(error instanceof EjcError) || error.code !== 'driver_exited') return null;
+    const exit = await client.handle.kill();
+    // A wrapper (a shell, a version shim) may outlive the tracee and exit 137: strace's log is the evidence.
+    const signal = exit.signal === 'SIGKILL' || traceeKilled(armed.log) ? 'SIGKILL' : exit.signal;
+    if (signal !== 'SIGKILL') return null;
+    const at = `syscall:${armed.label}`;
+    this.plannedKills += 1;
+    this.recordKill(client, { planned: at, point: at, seq: client.handle.seq, signal, driver: client.label });
+    return at;
+  }
+
+  /** A driver closed gracefully: no longer live. */
+  released(client: JournalClient): void {
+    this.#stderr.push(...client.handle.stderrTail(20));
+    this.#drivers.delete(client.handle);
+    this.#syscallArmed.delete(client);
+  }
+
+  /** Drivers still running (a byte scan of a journal another process holds open proves less). */
+  get liveDrivers(): number {
+    return this.#drivers.size;
   }
 
   /** Records an assertion by deep equality. */

@@ -2,13 +2,29 @@
 import { appendFileSync, mkdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Tier } from '../protocol/schemas.js';
+import { sha256Hex } from '../canonical-json.js';
 
 export interface DispatchRequest {
   /** The logical effect (scope, slot, tool): a second physical write of one is a duplicate. */
   readonly logicalKey: string;
   readonly idempotencyKey: string;
   readonly payload: string;
+  /** The shape of the target's answer (generated trials); absent: the fixed matrix's long structured response. */
+  readonly response?: ResponseShape;
 }
+
+/** A generated response: `padding` characters (unicode when asked), a marker near the front, and a digest instead of an echo. */
+export interface ResponseShape {
+  readonly padding: number;
+  readonly unicode?: boolean;
+  /** A value placed in the first field, so even a tight bound keeps it in the recorded model value. */
+  readonly marker?: string;
+}
+
+/** What the world tells a listener: every dispatch attempt and receipt lookup, as it happened. */
+export type WorldEvent =
+  | { kind: 'dispatch'; target: string; tier: number; logicalKey: string; idempotencyKey: string; applied: boolean; deduplicated: boolean }
+  | { kind: 'lookup'; target: string; idempotencyKey: string; found: boolean };
 export interface DispatchResponse {
   readonly applied: boolean;
   readonly deduplicated: boolean;
@@ -28,6 +44,8 @@ export class TargetWorld {
   readonly #dir: string;
   readonly #targets = new Set<string>();
   #generation = 0;
+  /** Told of every dispatch and lookup (history recording). */
+  onEvent: ((e: WorldEvent) => void) | null = null;
 
   constructor(trialDir: string) {
     this.#dir = join(trialDir, 'targets');
@@ -48,17 +66,20 @@ export class TargetWorld {
       const prior = ledger.find((e) => e.kind === 'write' && e.idempotencyKey === request.idempotencyKey);
       if (prior) {
         this.#append(target, { kind: 'dedup', ...this.#base(request), response: prior.response });
+        this.onEvent?.({ kind: 'dispatch', target, tier, logicalKey: request.logicalKey, idempotencyKey: request.idempotencyKey, applied: false, deduplicated: true });
         return { applied: false, deduplicated: true, response: prior.response };
       }
     }
     const response = responseFor(target, request);
     this.#append(target, { kind: 'write', ...this.#base(request), response });
+    this.onEvent?.({ kind: 'dispatch', target, tier, logicalKey: request.logicalKey, idempotencyKey: request.idempotencyKey, applied: true, deduplicated: false });
     return { applied: true, deduplicated: false, response };
   }
 
   /** Tier 2: whether a write under this key landed, and its response. */
   lookupReceipt(target: string, idempotencyKey: string): { found: true; response: string } | { found: false } {
     const hit = this.#read(target).find((e) => e.kind === 'write' && e.idempotencyKey === idempotencyKey);
+    this.onEvent?.({ kind: 'lookup', target, idempotencyKey, found: hit !== undefined });
     return hit ? { found: true, response: hit.response } : { found: false };
   }
 
@@ -128,6 +149,19 @@ function parseLedger(text: string): LedgerEntry[] {
 
 // A long, structured response so bounding truncates it and output mapping reads past the preview.
 function responseFor(target: string, request: DispatchRequest): string {
+  const shape = request.response;
+  if (shape !== undefined) {
+    // No echo of the payload: argument bytes (secrets included) must not come back as a result the journal may keep.
+    const body = { note: shape.marker ?? '', target, echo: sha256Hex(request.payload).slice(0, 16), receipt: `rcpt-${request.idempotencyKey}`, padding: padding(shape), tail: 'END' };
+    return JSON.stringify(body);
+  }
   const body = { target, echo: request.payload, receipt: `rcpt-${request.idempotencyKey}`, padding: 'x'.repeat(96), tail: 'END' };
   return JSON.stringify(body);
+}
+
+// Multi-byte characters make a bound in bytes and a bound in characters disagree.
+function padding(shape: ResponseShape): string {
+  if (!shape.unicode) return 'x'.repeat(shape.padding);
+  // By code point, so no surrogate pair is ever cut in half.
+  return Array.from('xé中🙂'.repeat(Math.ceil(shape.padding / 4))).slice(0, shape.padding).join('');
 }
