@@ -236,6 +236,11 @@ export class TrialContext {
     return passed;
   }
 
+  /** The per-operation timeout of this trial's drivers. */
+  get timeoutMs(): number {
+    return this.#timeoutMs;
+  }
+
   /** How the implementation under test is started (absolute paths). */
   get launch(): Launch {
     return this.#launch;

@@ -46,6 +46,7 @@ export class TargetWorld {
   #generation = 0;
   /** Told of every dispatch and lookup (history recording). */
   onEvent: ((e: WorldEvent) => void) | null = null;
+  readonly #adopted: Array<ReturnType<TargetWorld['counts']>> = [];
 
   constructor(trialDir: string) {
     this.#dir = join(trialDir, 'targets');
@@ -93,8 +94,19 @@ export class TargetWorld {
     return this.#allEntries().filter((e) => e.kind === 'write' && e.logicalKey === logicalKey).length;
   }
 
+  /** Adds another world's counts to this one's (a scenario that ran generated trials in worlds of their own). */
+  adopt(counts: ReturnType<TargetWorld['counts']>): void {
+    this.#adopted.push(counts);
+  }
+
   /** S8e-style counts over every ledger of the trial. */
   counts(): { dispatchAttempts: number; physicalWrites: number; duplicateWrites: number; restartWrites: number } {
+    const own = this.#ownCounts();
+    for (const c of this.#adopted) for (const k of Object.keys(own) as Array<keyof typeof own>) own[k] += c[k];
+    return own;
+  }
+
+  #ownCounts(): { dispatchAttempts: number; physicalWrites: number; duplicateWrites: number; restartWrites: number } {
     const entries = this.#allEntries();
     const writes = entries.filter((e) => e.kind === 'write');
     const firstGeneration = new Map<string, number>();

@@ -1,0 +1,179 @@
+// The activities of a generated trial, each what an engine (or an operator, or a second process) would really do.
+import { setTimeout as sleep } from 'node:timers/promises';
+import { resumeRun, startRun } from '../engine/run-engine.js';
+import { resumeSession, startTurn, transcriptOf } from '../engine/session-engine.js';
+import type { OpParams } from '../protocol/schemas.js';
+import { logicalKey, scopeKey } from '../engine/model.js';
+import { buildCall } from './build.js';
+import type { Activity, TurnPlan } from './case.js';
+import type { Exec } from './execute.js';
+import { raceHeld, racePrepare, raceResume } from './races.js';
+
+/** Performs one activity on the trial's primary driver; a planned kill unwinds out of it as CrashInjected. */
+export async function runActivity(x: Exec, a: Activity): Promise<void> {
+  const t = x.t;
+  switch (a.kind) {
+    case 'run': {
+      const i = a.run % x.runs.length;
+      if (x.started.has(i)) return regate(x, i);
+      x.started.add(i);
+      t.record({ kind: 'note', text: `run ${JSON.stringify(x.runs[i]!.runId)} starts` });
+      await startRun(t, x.primary, x.runs[i]!);
+      return;
+    }
+    case 'regate':
+      return regate(x, a.run % x.runs.length);
+    case 'resolve':
+      return resolve(x, a.run % x.runs.length);
+    case 'turn':
+      return turn(x, a.session, a.turn);
+    case 'finish-turns': {
+      const mine = x.openTurns.filter((o) => o.driver === x.primary);
+      x.openTurns = x.openTurns.filter((o) => o.driver !== x.primary);
+      for (const o of mine) await o.turn.finish(x.primary);
+      return;
+    }
+    case 'resume': {
+      const s = x.session(a.session);
+      if (!s) return;
+      const out = await resumeSession(t, x.primary, s.id, { noticeFails: a.noticeFails, deferSweep: a.deferSweep, ...(a.chunkSize ? { chunkSize: a.chunkSize } : {}) });
+      if (out.sweepLater) x.laterSweeps.push({ driver: x.primary, sweep: out.sweepLater });
+      return;
+    }
+    case 'sweep-later': {
+      const mine = x.laterSweeps.filter((s) => s.driver === x.primary);
+      x.laterSweeps = x.laterSweeps.filter((s) => s.driver !== x.primary);
+      for (const s of mine) await s.sweep(x.primary);
+      return;
+    }
+    case 'repeat-turn': {
+      const s = x.session(a.session);
+      const earlier = s?.turns[a.pick % Math.max(1, s.turns.length)];
+      // The same identity prepared again (an older process, a repeated message): always refused, never replayed.
+      for (const p of earlier?.prepares ?? []) await x.primary.op('prepare', p as OpParams<'prepare'>);
+      return;
+    }
+    case 'race-prepare':
+      return racePrepare(x, a);
+    case 'race-resume':
+      return raceResume(x, a.session);
+    case 'race-held':
+      return raceHeld(x);
+    case 'fault':
+      await x.primary.try('fault', { fault: a.fault, enabled: a.on });
+      return;
+    case 'probe-settle':
+      return probeSettle(x, a.which);
+    case 'seed':
+      return seed(x, a);
+    case 'outer-sweep': {
+      const s = x.session(a.session);
+      if (!s) return;
+      const read = await x.primary.try('sessionRead', { sessionId: s.id, transcript: transcriptOf(t, s.id) });
+      if (read.ok) await x.primary.try('sessionSweep', { sessionId: s.id, captured: read.result.captured, insideOuterTransaction: true });
+      return;
+    }
+    case 'checkpoint':
+      await x.primary.op('checkpoint', {});
+      return;
+    case 'restart':
+      return restart(x, a.jump);
+  }
+}
+
+// The gate of every node of a run, as a later resume's pre-flight would read it (terminal runs included: it must still refuse).
+async function regate(x: Exec, i: number): Promise<void> {
+  const run = x.runs[i]!;
+  for (const node of run.nodes) await x.primary.op('gate', { scope: { kind: 'run', runId: run.runId, nodeId: node.nodeId }, attempt: 1 });
+}
+
+// An operator checks each target and resolves what needs attention truthfully, then the run re-enters the gate (§8).
+async function resolve(x: Exec, i: number): Promise<void> {
+  if (!x.started.has(i)) return;
+  const run = x.runs[i]!;
+  const { effects } = await x.primary.op('listEffects', {});
+  const mine = effects.filter((e) => e.scope.kind === 'run' && e.scope.runId === run.runId && e.state === 'needs_attention' && e.resolution === null);
+  for (const e of mine) {
+    const landed = e.scope.kind === 'run' && x.t.world.writesFor(logicalKey(scopeKey(e.scope.runId, e.scope.nodeId), e)) > 0;
+    await x.primary.try('resolve', { effectId: e.effectId, decision: landed ? 'accepted' : 'discarded', actor: 'operator@explore.invalid' });
+  }
+  if (mine.length > 0) await resumeRun(x.t, x.primary, run);
+}
+
+async function turn(x: Exec, index: number, plan: TurnPlan): Promise<void> {
+  const s = x.session(index);
+  if (!s) return;
+  const turnNo = s.nextTurn;
+  s.nextTurn += plan.gap;
+  const built = plan.calls.map((c) => buildCall(c, x.book, 'session-result'));
+  const callIds: Record<number, string> = {};
+  for (const b of built) callIds[b.call.slot] = `eng-${s.turns.length}-${b.call.slot}-${x.t.rng.int(1_000_000)}`;
+  if (plan.anomaly === 'legacy' && built[0]) callIds[built[0].call.slot] = 'legacy:session';
+  const script = {
+    turn: turnNo,
+    calls: built.map((b) => b.call),
+    status: plan.status,
+    compacted: plan.compacted,
+    unsettledSlots: plan.unsettled,
+    timeoutSlots: plan.timeouts,
+    deferredSlots: plan.deferred,
+    callIds,
+  };
+  const prepares = built.map((b) => ({
+    correlation: { kind: 'session' as const, sessionId: s.id, turn: turnNo },
+    slot: b.call.slot, toolId: b.call.toolId, tier: b.call.tier, args: b.call.args, secretArgKeys: [...b.call.secretArgKeys],
+    audit: { providerAttempt: 1, callId: `repeat-${callIds[b.call.slot]}`, ownerId: 'engine-repeat', generation: 0 },
+  }));
+  s.turns.push({ turn: turnNo, prepares, callIds: Object.values(callIds) });
+  const open = await startTurn(x.t, x.primary, s.id, script);
+  if (plan.deferred.length > 0) x.openTurns.push({ driver: x.primary, turn: open });
+  else await open.finish(x.primary);
+  anomaly(x, s.id, turnNo, plan, built.map((b) => ({ callId: callIds[b.call.slot]!, toolId: b.call.toolId })));
+}
+
+// Attribution anomalies in the transcript history: a call id seen twice, or recorded under another tool's name.
+function anomaly(x: Exec, sessionId: string, turnNo: number, plan: TurnPlan, calls: Array<{ callId: string; toolId: string }>): void {
+  const first = calls[0];
+  if (!first || (plan.anomaly !== 'duplicate' && plan.anomaly !== 'rename')) return;
+  const toolName = plan.anomaly === 'rename' ? `${first.toolId}.renamed` : first.toolId;
+  x.t.log.append({ type: 'session:turn', sessionId, turn: turnNo, status: 'completed', compacted: false, calls: [{ callId: first.callId, toolName }] });
+}
+
+async function probeSettle(x: Exec, which: 'unknown' | 'again'): Promise<void> {
+  if (which === 'unknown') {
+    await x.primary.try('settle', { effectId: '987654321', state: 'ambiguous', reason: 'probe: no such row' });
+    return;
+  }
+  const { effects } = await x.primary.op('listEffects', {});
+  const settled = effects.find((e) => e.state === 'committed' || e.state === 'ambiguous');
+  if (settled) await x.primary.try('settle', { effectId: settled.effectId, state: 'ambiguous', reason: 'probe: settled twice' });
+}
+
+// A legacy writer's rows: a legacy digest at a run's first identity (before it runs), a session row holding a result.
+async function seed(x: Exec, a: Extract<Activity, { kind: 'seed' }>): Promise<void> {
+  const i = a.run % x.runs.length;
+  const rows: OpParams<'seed'>['rows'] = [];
+  const run = x.runs[i]!;
+  const first = run.nodes[0]?.calls[0];
+  if (!x.started.has(i) && first) {
+    const digest = a.digest === 'v4' ? `v4:${'0'.repeat(64)}` : 'f'.repeat(64);
+    rows.push({ scope: { kind: 'run', runId: run.runId, nodeId: run.nodes[0]!.nodeId }, slot: first.slot, toolId: first.toolId, tier: 3, state: 'committed', argsDigest: digest, callId: 'legacy-run-call', resultJson: null });
+  }
+  const s = x.session(a.session);
+  if (s) {
+    const marker = x.book.make('legacy-result');
+    rows.push({ scope: { kind: 'session', sessionId: s.id, turn: 1000 + s.turns.length }, slot: 0, toolId: 'http_request', tier: 3, state: 'committed', argsDigest: 'v3:legacy', callId: 'legacy:session', resultJson: JSON.stringify({ modelValue: marker, truncated: false, summary: 'legacy', outputMappingResult: null }) });
+  }
+  if (rows.length > 0) await x.primary.try('seed', { rows });
+}
+
+// A graceful restart (maybe after a long outage): the process ends, so its deferred work never happens.
+async function restart(x: Exec, jump: Parameters<Exec['clock']['jump']>[0]): Promise<void> {
+  x.clock.jump(jump);
+  await x.restartPrimary();
+}
+
+/** A short pause before the second request of a race (0: both in the same tick). */
+export async function stagger(ms: number): Promise<void> {
+  if (ms > 0) await sleep(ms);
+}

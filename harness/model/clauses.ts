@@ -1,0 +1,38 @@
+// The contract clauses the model checks, each with the words a report and a counterexample use.
+
+export const CLAUSES = {
+  'identity.unique': '§2 EffectIdentity: of two prepares of one identity exactly one proceeds; the other is refused as a duplicate',
+  'prepare.verdict': '§4 prepare: a fresh identity proceeds; an existing one replays only when digest, mapping and a retained result match, else it is refused',
+  'replay.recorded': '§4 a replay re-delivers the recorded projections verbatim (value, truncation flag, summary, output mapping)',
+  'digest.same-call': '§11 arguments whose redacted projections are equal are the same call (any key order, any secret or credential-shaped value)',
+  'digest.public-change': '§11/§14 a changed surviving public value at an existing slot refuses replay',
+  'mapping.changed': '§4 a replay is refused when the output-mapping configuration differs',
+  'legacy.digest': '§11 a legacy (unversioned, v2:–v4:) row refuses a matching prepare',
+  'gate.table': '§4 the resume-gate table: replay a retained commit, retry tier 1 under the stored key, reconcile tier 2, else needs_attention',
+  'gate.scope': '§2/§4 the gate reads every row of exactly this run node (attempt dropped) and no other scope\'s',
+  'gate.read-failure': '§4 a gate read that fails is a refusal, not a pass',
+  'tiers.named': '§4 a refusal names the tier; without a reconciler tiers 1 and 2 take tier 3\'s refusal',
+  'key.verbatim': '§2 the target idempotency key is generated once at prepare, stored, and reused verbatim on every retry',
+  'state.machine': '§6 the state machine: prepared, then committed or ambiguous; committed is final; a settled row is not settled again',
+  'reconcile': '§4 tiers 1/2 reconcile: a retried or found result commits the row; proven absence executes once under the stored key',
+  'resolution': '§8 an operator resolves a needs_attention row as accepted or discarded, recorded with the actor',
+  'durability': '§10 process-crash durability: an acknowledged write survives a SIGKILL of the process',
+  'atomicity': 'an operation killed inside itself leaves all of it or none of it (before its commit: none)',
+  'disclosure': '§8 a session resume discloses every unresolved row and every committed row not matched in a completed exchange, and nothing else',
+  'session.never-replays': '§4/§8 a matching session prepare is always refused, never replayed',
+  'session.no-result': '§11 a session row never holds a result',
+  'retention.terminal': '§9 a terminal run\'s committed rows are swept, its unresolved rows kept',
+  'retention.resumable': '§9 committed rows survive while their correlation can still be resumed',
+  'retention.unresolved': '§9 unresolved rows are never swept',
+  'retention.session-sweep': '§9 a session sweep deletes exactly the captured rows still committed at their address, all chunks together',
+  'retention.captured': '§9 the disclosure read captures exactly the committed rows of its snapshot',
+  'retention.outer-transaction': '§9 reads and sweeps refuse an outer transaction',
+  'secrets.args': '§11 a journal row never stores argument bytes: no planted secret may appear in the journal\'s files',
+  'secrets.erasure': '§11 after a successful checkpoint, bytes freed by a sweep survive in neither the main file nor the WAL',
+  'secrets.legacy-clear': '§11 legacy session results are cleared (and checkpointed) when the journal opens',
+  'world.at-most-once': '§1 at most one physical write per logical effect (tier 3 at-most-once; tiers 1/2 exactly once after reconciliation)',
+  'world.key-on-target': '§1/§2 a tier-1 target sees the row\'s stored idempotency key verbatim on every dispatch',
+  'listing': '§6 the journal\'s rows are the ones its operations created, in the states those operations left',
+} as const;
+
+export type ClauseId = keyof typeof CLAUSES;
