@@ -5,6 +5,7 @@ import { EjcError } from '../harness/errors.js';
 import { installSignalCleanup } from '../harness/driver/registry.js';
 import { closestIds } from '../harness/select-scenarios.js';
 import { explainCommand, listCommand } from './cmd-catalog.js';
+import { exploreCommand } from './cmd-explore.js';
 import { mergeCommand } from './cmd-merge.js';
 import { runCommand } from './cmd-run.js';
 import { verifyCommand } from './cmd-verify.js';
@@ -27,6 +28,7 @@ const COMMANDS: Record<CommandName, (argv: string[]) => Promise<number>> = {
   explain: explainCommand,
   verify: verifyCommand,
   merge: mergeCommand,
+  explore: exploreCommand,
 };
 
 async function dispatch(argv: string[]): Promise<number> {
