@@ -32,6 +32,8 @@ const EXPLORE_FLAGS = {
 
 /** The default number of trials when neither --trials nor --budget is given. */
 export const DEFAULT_TRIALS = 100;
+/** With --budget and no --trials: the stream's length (a budget ends long before it). */
+export const BUDGET_TRIAL_CAP = 100_000;
 /** The default number of real trials the shrinking may run. */
 export const DEFAULT_MAX_SHRINKS = 40;
 
@@ -61,7 +63,7 @@ export async function exploreCommand(argv: string[]): Promise<number> {
       launch: base.launch ?? defaultLaunch(),
       timeoutMs: base.timeoutMs,
       seed: base.seed,
-      trials: trialsText === undefined ? (budgetText === undefined ? DEFAULT_TRIALS : Number.MAX_SAFE_INTEGER) : intValue('trials', trialsText, 1),
+      trials: trialsText === undefined ? (budgetText === undefined ? DEFAULT_TRIALS : BUDGET_TRIAL_CAP) : intValue('trials', trialsText, 1),
       budgetMs: budgetText === undefined ? null : parseBudget(budgetText),
       jobs: base.jobs ?? 1,
       shard: base.shard,

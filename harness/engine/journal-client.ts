@@ -49,6 +49,7 @@ export class JournalClient {
     try {
       outcome = await this.handle.call(op, params);
       while (outcome.kind === 'crashpoint') {
+        this.trial.pointsSeen += 1;
         if (this.trial.shouldKillAtPoint(outcome.point, this)) {
           this.trial.noteOp(this, op, params, sent, { kind: 'killed', at: `point:${outcome.point}` });
           await this.trial.kill(this, `point:${outcome.point}`);

@@ -60,6 +60,8 @@ export class TrialContext {
   #schedule: KillSchedule | null = null;
   #clock = 0;
   readonly #syscallArmed = new Map<JournalClient, { log: string; label: string }>();
+  /** Announced crash points the drivers stopped at (armed ones; a journal that announces points but never stops is caught by it). */
+  pointsSeen = 0;
   /** When enabled, every operation, kill, restart and world event in order: what generated trials check against the model. */
   history: HistoryEvent[] | null = null;
 
@@ -76,7 +78,7 @@ export class TrialContext {
   }
 
   /** Starts a fresh driver on the trial directory and opens the journal there; after a kill it counts as a restart. */
-  async driver(label = 'primary', options: { journalDir?: string; launch?: Launch; env?: Record<string, string>; syscallKill?: { log: string; label: string } } = {}): Promise<JournalClient> {
+  async driver(label = 'primary', options: { journalDir?: string; launch?: Launch; env?: Record<string, string> } = {}): Promise<JournalClient> {
     this.#driverCount += 1;
     const journalDir = options.journalDir ?? join(this.dir, 'journal');
     // One restart per kill: the first driver started on the directory a killed driver left behind.
@@ -95,8 +97,7 @@ export class TrialContext {
     });
     this.#drivers.add(handle);
     const client = new JournalClient(handle, this, journalDir);
-    if (options.syscallKill) this.#syscallArmed.set(client, options.syscallKill);
-    this.record({ kind: 'driver', driver: handle.label, journal: journalDir, restart, clock: options.env?.['FAKETIME'] ?? null, strace: options.syscallKill !== undefined });
+    this.record({ kind: 'driver', driver: handle.label, journal: journalDir, restart, clock: options.env?.['FAKETIME'] ?? null });
     // Every announced point is armed, so a plan made mid-phase can still stop there.
     mkdirSync(journalDir, { recursive: true });
     await client.op('open', { dir: journalDir, armedCrashPoints: handle.hello.capabilities.crashPoints });
@@ -218,6 +219,12 @@ export class TrialContext {
     this.#stderr.push(...client.handle.stderrTail(20));
     this.#drivers.delete(client.handle);
     this.#syscallArmed.delete(client);
+  }
+
+  /** A driver that an attached strace may SIGKILL at a syscall from now on: its death inside an operation is that kill. */
+  armSyscallKill(client: JournalClient, kill: { log: string; label: string } | null): void {
+    if (kill === null) this.#syscallArmed.delete(client);
+    else this.#syscallArmed.set(client, kill);
   }
 
   /** Drivers still running (a byte scan of a journal another process holds open proves less). */

@@ -1,6 +1,6 @@
 // The activities of a generated trial, each what an engine (or an operator, or a second process) would really do.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { resumeRun, startRun } from '../engine/run-engine.js';
+import { startRun } from '../engine/run-engine.js';
 import { resumeSession, startTurn, transcriptOf } from '../engine/session-engine.js';
 import type { OpParams } from '../protocol/schemas.js';
 import { logicalKey, scopeKey } from '../engine/model.js';
@@ -60,8 +60,7 @@ export async function runActivity(x: Exec, a: Activity): Promise<void> {
     case 'race-held':
       return raceHeld(x);
     case 'fault':
-      await x.primary.try('fault', { fault: a.fault, enabled: a.on });
-      return;
+      return faulted(x, a);
     case 'probe-settle':
       return probeSettle(x, a.which);
     case 'seed':
@@ -87,17 +86,32 @@ async function regate(x: Exec, i: number): Promise<void> {
   for (const node of run.nodes) await x.primary.op('gate', { scope: { kind: 'run', runId: run.runId, nodeId: node.nodeId }, attempt: 1 });
 }
 
-// An operator checks each target and resolves what needs attention truthfully, then the run re-enters the gate (§8).
+// An operator checks each target and resolves what needs attention truthfully. The run is terminal by then (its gate
+// refused), so nothing re-runs: the gate must now pass, and a discarded identity may be prepared again (§8).
 async function resolve(x: Exec, i: number): Promise<void> {
   if (!x.started.has(i)) return;
   const run = x.runs[i]!;
   const { effects } = await x.primary.op('listEffects', {});
   const mine = effects.filter((e) => e.scope.kind === 'run' && e.scope.runId === run.runId && e.state === 'needs_attention' && e.resolution === null);
+  const discarded: typeof mine = [];
   for (const e of mine) {
     const landed = e.scope.kind === 'run' && x.t.world.writesFor(logicalKey(scopeKey(e.scope.runId, e.scope.nodeId), e)) > 0;
-    await x.primary.try('resolve', { effectId: e.effectId, decision: landed ? 'accepted' : 'discarded', actor: 'operator@explore.invalid' });
+    const r = await x.primary.try('resolve', { effectId: e.effectId, decision: landed ? 'accepted' : 'discarded', actor: 'operator@explore.invalid' });
+    if (r.ok && !landed) discarded.push(e);
   }
-  if (mine.length > 0) await resumeRun(x.t, x.primary, run);
+  if (mine.length === 0) return;
+  await regate(x, i);
+  for (const e of discarded) {
+    const node = run.nodes.find((n) => e.scope.kind === 'run' && n.nodeId === e.scope.nodeId);
+    const call = node?.calls.find((c) => c.slot === e.slot && c.toolId === e.toolId);
+    if (!node || !call) continue;
+    await x.primary.op('prepare', {
+      correlation: { kind: 'run', runId: run.runId, nodeId: node.nodeId, attempt: 1 },
+      slot: call.slot, toolId: call.toolId, tier: call.tier, args: call.args, secretArgKeys: [...call.secretArgKeys],
+      outputMappingConfig: { ...(node.mapping ?? { field: 'tail', bound: 48 }) },
+      audit: { providerAttempt: 1, callId: x.t.rng.id('call'), ownerId: 'engine-operator', generation: 0 },
+    });
+  }
 }
 
 async function turn(x: Exec, index: number, plan: TurnPlan): Promise<void> {
@@ -137,6 +151,38 @@ function anomaly(x: Exec, sessionId: string, turnNo: number, plan: TurnPlan, cal
   if (!first || (plan.anomaly !== 'duplicate' && plan.anomaly !== 'rename')) return;
   const toolName = plan.anomaly === 'rename' ? `${first.toolId}.renamed` : first.toolId;
   x.t.log.append({ type: 'session:turn', sessionId, turn: turnNo, status: 'completed', compacted: false, calls: [{ callId: first.callId, toolName }] });
+}
+
+// A fault on around what it disturbs: settles of a run, a gate, a session read or sweep, a checkpoint with a reader holding the WAL.
+async function faulted(x: Exec, a: Extract<Activity, { kind: 'fault' }>): Promise<void> {
+  const on = await x.primary.try('fault', { fault: a.fault, enabled: true });
+  if (!on.ok) return;
+  const driver = x.primary;
+  const i = a.run % x.runs.length;
+  switch (a.fault) {
+    case 'settle_write_fails':
+      await runActivity(x, { kind: 'run', run: i });
+      break;
+    case 'checkpoint_blocked_by_reader':
+      // Rows freed while a reader holds the WAL: the checkpoint must not claim it removed their bytes.
+      await runActivity(x, { kind: 'run', run: i });
+      await runActivity(x, { kind: 'resume', session: a.session, noticeFails: false, deferSweep: false, chunkSize: null });
+      x.scan();
+      await x.primary.op('checkpoint', {});
+      x.scan();
+      break;
+    case 'gate_read_fails':
+      await regate(x, i);
+      break;
+    case 'session_read_fails':
+      await runActivity(x, { kind: 'resume', session: a.session, noticeFails: false, deferSweep: false, chunkSize: null });
+      break;
+    case 'sweep_fails_after_first_chunk':
+      await runActivity(x, { kind: 'resume', session: a.session, noticeFails: false, deferSweep: false, chunkSize: 1 });
+      break;
+  }
+  // A kill inside the disturbed activity ended the fault with its process.
+  if (x.primary === driver) await x.primary.try('fault', { fault: a.fault, enabled: false });
 }
 
 async function probeSettle(x: Exec, which: 'unknown' | 'again'): Promise<void> {

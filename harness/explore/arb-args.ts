@@ -53,17 +53,24 @@ export const argsTree: fc.Arbitrary<unknown> = fc.letrec<{ node: unknown; object
   array: fc.array(tie('node'), { maxLength: 4 }),
 })).node;
 
-/** Top-level arguments: public members, secret shapes, and declared secret keys (named plainly: only the declaration hides them). */
+/** Top-level arguments: public members, 1–3 secret shapes placed at the top, nested in an object or inside an array,
+ * a public port, and declared secret keys (named plainly: only the declaration hides them). */
 export const argsTemplate: fc.Arbitrary<ArgsTemplate> = fc
   .record({
-    members: fc.dictionary(publicKey, argsTree, { minKeys: 1, maxKeys: 5 }),
+    members: fc.dictionary(publicKey, argsTree, { minKeys: 1, maxKeys: 4 }),
+    secrets: fc.array(fc.tuple(secretShape, fc.constantFrom('top', 'nested', 'array'), publicKey), { minLength: 1, maxLength: 3 }),
     port: fc.option(fc.constantFrom(['-p', '8080'], ['-p', '127.0.0.1:5432:5432'], ['serve', '-p=9090']), { nil: undefined }),
     declared: fc.uniqueArray(fc.constantFrom('apiToken', 'pin', 'sessionNonce', 'k', 'x_secret_value'), { maxLength: 2 }),
     declaredValues: fc.array(fc.constantFrom<unknown>(SECRET, { nested: SECRET, keep: 1 }, [SECRET]), { minLength: 2, maxLength: 2 }),
   })
-  .map(({ members, port, declared, declaredValues }) => {
+  .map(({ members, secrets, port, declared, declaredValues }) => {
     const args: Record<string, unknown> = {};
     for (const key of Object.keys(members)) define(args, key, members[key]);
+    secrets.forEach(([shape, where, key], i) => {
+      // A placement is a key of its own (s0, s1 ...) so two shapes never overwrite each other.
+      const name = `${key}${i}`;
+      define(args, name, where === 'top' ? shape : where === 'nested' ? { level: 2, inner: { [key]: shape, n: i } } : ['first', shape, { n: i }]);
+    });
     // A port after -p is public: changing it must change the call.
     if (port) define(args, 'ports', port);
     declared.forEach((key, i) => define(args, key, declaredValues[i]));

@@ -1,6 +1,5 @@
 // The fast-check arbitrary of a whole trial: interleaved runs and sessions with awkward ids, activities and a crash schedule.
 import fc from 'fast-check';
-import type { Fault } from '../protocol/schemas.js';
 import { argsTemplate } from './arb-args.js';
 import type { Activity, CallPlan, ClockJump, Features, KillPlan, NodePlan, RunPlan, Step, TrialCase, TurnPlan } from './case.js';
 
@@ -19,9 +18,9 @@ const call = (slot: number): fc.Arbitrary<CallPlan> =>
     toolId: fc.constantFrom(...TOOLS),
     tier: fc.constantFrom(1 as const, 2 as const, 3 as const, 3 as const),
     args: argsTemplate,
-    padding: fc.oneof({ weight: 4, arbitrary: fc.constantFrom(0, 12, 96) }, { weight: 2, arbitrary: fc.constantFrom(700, 5_000) }, { weight: 1, arbitrary: fc.constant(40_000) }),
+    padding: fc.oneof({ weight: 3, arbitrary: fc.constantFrom(0, 12, 96) }, { weight: 2, arbitrary: fc.constantFrom(700, 5_000) }, { weight: 2, arbitrary: fc.constant(40_000) }),
     unicode: fc.boolean(),
-    rerun: fc.constantFrom('same', 'reorder', 'rotate', 'rotate', 'public', 'public'),
+    rerun: fc.constantFrom('same', 'reorder', 'rotate', 'reorder+rotate', 'reorder+rotate', 'reorder+rotate', 'public', 'public'),
     mutation: fc.nat(50),
   }) as fc.Arbitrary<CallPlan>;
 
@@ -35,7 +34,7 @@ const node = (nodeId: string): fc.Arbitrary<NodePlan> =>
     nodeId: fc.constant(nodeId),
     attempt: fc.constantFrom(1, 1, 2, 3),
     calls,
-    mapping: fc.record({ field: fc.constantFrom('tail', 'receipt', 'padding', 'note', 'missing'), bound: fc.constantFrom(0, 8, 48, 300, 5_000, 50_000) }),
+    mapping: fc.record({ field: fc.constantFrom('tail', 'receipt', 'padding', 'note', 'missing'), bound: fc.constantFrom(0, 8, 48, 300, 5_000, 5_000, 50_000, 50_000) }),
     rerun: fc.record({ dropFirst: fc.constantFrom(false, false, false, false, true), mapping: fc.constantFrom('same', 'same', 'reorder', 'changed', 'changed') }),
     retain: fc.oneof({ weight: 3, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
     timeoutSlot: fc.oneof({ weight: 6, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom(0, 1, 10) }),
@@ -44,23 +43,25 @@ const node = (nodeId: string): fc.Arbitrary<NodePlan> =>
 const run = (runId: string): fc.Arbitrary<RunPlan> =>
   fc.uniqueArray(id(NODE_IDS), { minLength: 1, maxLength: 2 }).chain((nodeIds) => fc.tuple(...nodeIds.map(node)).map((nodes) => ({ runId, nodes })));
 
+// Most calls of a turn commit; some are left prepared, time out (ambiguous) or settle only later (a turn still running).
+const fate = fc.constantFrom('commit', 'commit', 'commit', 'commit', 'commit', 'unsettled', 'timeout', 'deferred');
+
 const turn: fc.Arbitrary<TurnPlan> = fc
   .record({
-    n: fc.integer({ min: 0, max: 2 }),
-    bang: fc.boolean(),
+    n: fc.integer({ min: 1, max: 3 }),
+    bang: fc.constantFrom(false, false, true),
     status: fc.constantFrom('completed', 'completed', 'completed', 'errored', 'aborted', 'missing_terminal', 'orphan'),
     compacted: fc.boolean(),
     anomaly: fc.constantFrom('none', 'none', 'none', 'duplicate', 'rename', 'legacy'),
     gap: fc.constantFrom(1, 1, 1, 9),
-    unsettled: fc.subarray([0, 1, -1]),
-    timeouts: fc.subarray([1]),
-    deferred: fc.subarray([0, 1]),
   })
-  .chain((t) =>
-    fc.tuple(...[...slots(t.n, false), ...(t.bang ? [-1] : [])].map(call)).map((cs) => ({
-      calls: cs, status: t.status, compacted: t.compacted, anomaly: t.anomaly, gap: t.gap, unsettled: t.unsettled, timeouts: t.timeouts, deferred: t.deferred,
-    }) as TurnPlan),
-  );
+  .chain((t) => {
+    const ss = [...slots(t.n, false), ...(t.bang ? [-1] : [])];
+    return fc.tuple(fc.tuple(...ss.map(call)), fc.tuple(...ss.map(() => fate))).map(([cs, fates]): TurnPlan => {
+      const where = (f: string) => ss.filter((_, i) => fates[i] === f);
+      return { calls: cs, status: t.status, compacted: t.compacted, anomaly: t.anomaly, gap: t.gap, unsettled: where('unsettled'), timeouts: where('timeout'), deferred: where('deferred') };
+    });
+  });
 
 const jump = (f: Features) => (f.faketime ? fc.oneof({ weight: 2, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.constantFrom(...JUMPS) }) : fc.constant(null));
 
@@ -69,12 +70,20 @@ const RUN_BOUNDARIES = ['after-settle', 'after-settle', 'after-tool-result', 'af
 const SESSION_BOUNDARIES = ['after-turn-prepare', 'after-turn-dispatch', 'after-turn-settle', 'after-session-read', 'after-session-notice', 'after-session-notice', 'after-session-sweep'];
 const RECOVERY_BOUNDARIES = ['after-gate', 'after-reconcile', 'after-reconcile-dispatch', 'after-settle', 'after-prepare', 'after-run-terminal', 'after-session-notice', 'after-session-read'];
 
-const killAt = (f: Features, boundaries: readonly string[], then: fc.Arbitrary<KillPlan | null>): fc.Arbitrary<KillPlan> =>
-  fc.oneof(
+// The announced points an activity passes (when the implementation announces them).
+const RUN_POINTS = ['prepare.before-commit', 'prepare.after-commit', 'settle.before-commit', 'settle.after-commit', 'run-sweep.before-commit'];
+const SESSION_POINTS = ['prepare.before-commit', 'settle.after-commit', 'session-sweep.before-commit', 'session-sweep.between-chunks', 'session-sweep.after-commit'];
+
+const killAt = (f: Features, boundaries: readonly string[], then: fc.Arbitrary<KillPlan | null>): fc.Arbitrary<KillPlan> => {
+  const wanted = boundaries === SESSION_BOUNDARIES ? SESSION_POINTS : RUN_POINTS;
+  const points = f.points.filter((p) => wanted.includes(p));
+  return fc.oneof(
+    ...(points.length > 0 ? [{ weight: 3, arbitrary: fc.record({ via: fc.constant('point' as const), point: fc.constantFrom(...points), occurrence: fc.constantFrom(1, 1, 2), jump: jump(f), then }) }] : []),
     { weight: 6, arbitrary: fc.record({ via: fc.constant('boundary' as const), boundary: fc.constantFrom(...boundaries), occurrence: fc.constantFrom(1, 1, 1, 2, 3), jump: jump(f), then }) },
     { weight: 3, arbitrary: fc.record({ via: fc.constant('opportunity' as const), at: fc.integer({ min: 1, max: 30 }), jump: jump(f), then }) },
     ...(f.strace ? [{ weight: 1, arbitrary: fc.record({ via: fc.constant('syscall' as const), syscall: fc.constantFrom('pwrite64' as const, 'pwrite64' as const, 'fdatasync' as const), n: fc.integer({ min: 1, max: 40 }), jump: jump(f), then }) }] : []),
   );
+};
 
 // A second kill during the recovery a kill causes, now and then.
 const recoveryKill = (f: Features): fc.Arbitrary<KillPlan | null> => fc.oneof({ weight: 3, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: killAt(f, RECOVERY_BOUNDARIES, fc.constant(null)) });
@@ -119,8 +128,6 @@ function activity(f: Features): fc.Arbitrary<Activity> {
   }
   if (f.seeding) options.push({ weight: 1, arbitrary: fc.record({ kind: fc.constant('seed' as const), run: r, session: s, digest: fc.constantFrom('unversioned' as const, 'v4' as const) }) });
   if (f.points.includes('prepare.before-commit')) options.push({ weight: 1, arbitrary: fc.constant({ kind: 'race-held' as const }) });
-  const faults = f.faults.filter((x): x is Fault => x !== 'sweep_fails_after_first_chunk' || f.sessions);
-  if (faults.length > 0) options.push({ weight: 2, arbitrary: fc.record({ kind: fc.constant('fault' as const), fault: fc.constantFrom(...faults), on: fc.constantFrom(true, true, false) }) });
   return fc.oneof(...options);
 }
 
@@ -131,35 +138,52 @@ export function trialCase(f: Features): fc.Arbitrary<TrialCase> {
     .record({
       runs,
       sessions: f.sessions ? fc.uniqueArray(id(SESSION_IDS), { minLength: 1, maxLength: 2 }) : fc.constant([]),
-      extras: fc.array(step(f), { maxLength: 5 }),
+      extras: fc.array(step(f), { maxLength: 6 }),
+      // Faults are cheap (no extra driver) and each disturbs a different path: several per trial.
+      faults: fc.array(faultStep(f), { maxLength: f.faults.length === 0 ? 0 : 3 }),
+      // A legacy writer's rows (when the journal can plant them): in half the trials.
+      legacy: f.seeding ? fc.option(fc.record({ kind: fc.constant('seed' as const), run: fc.nat(3), session: fc.nat(2), digest: fc.constantFrom('unversioned' as const, 'v4' as const) }), { nil: null }) : fc.constant(null),
       turns: f.sessions ? fc.array(fc.record({ session: fc.nat(2), turn, resume: fc.boolean() }), { maxLength: 3 }) : fc.constant<Array<{ session: number; turn: TurnPlan; resume: boolean }>>([]),
       order: fc.array(fc.nat(), { minLength: 12, maxLength: 12 }),
     })
-    .chain(({ runs: rs, sessions, extras, turns: ts, order }) => {
+    .chain(({ runs: rs, sessions, extras, faults, legacy, turns: ts, order }) => {
       // Every run starts once (most of them killed somewhere in it), every planned turn happens; extras go in between.
       const runSteps = rs.map((plan, i) => runStep(f, i, plan));
       const turnSteps = ts.map((x) => sessionSteps(f, x.session, x.turn, x.resume));
       return fc.tuple(fc.tuple(...runSteps), fc.tuple(...turnSteps)).map(([rSteps, tSteps]): TrialCase => ({
         runs: rs,
         sessions,
-        steps: interleave([rSteps as Step[], ...(tSteps as Step[][]), ...extras.map((e) => [e])], order),
+        steps: interleave([(rSteps as unknown as Step[][]).flat(), ...(tSteps as Step[][]), ...[...extras, ...faults, ...(legacy === null ? [] : [{ act: legacy, kill: null }])].map((e) => [e])], order),
       }));
     });
 }
 
-// A run is mostly killed where a re-run must replay or refuse: after a call's settle or tool result, with k calls done.
-function runStep(f: Features, run: number, plan: RunPlan): fc.Arbitrary<Step> {
+// A run is mostly killed inside a node with k of its calls done: after a settle or tool result a re-run must replay
+// or refuse; after a prepare or dispatch the gate must refuse (or reconcile) although earlier calls committed.
+// Now and then an operator then resolves what needs attention.
+function runStep(f: Features, run: number, plan: RunPlan): fc.Arbitrary<Step[]> {
   const calls = plan.nodes.reduce((n, node) => n + node.calls.length, 0);
-  const window = fc.record({ via: fc.constant('boundary' as const), boundary: fc.constantFrom('after-settle', 'after-tool-result', 'after-tool-result'), occurrence: fc.integer({ min: 1, max: Math.max(1, calls) }), jump: jump(f), then: recoveryKill(f) });
+  const window = fc.record({ via: fc.constant('boundary' as const), boundary: fc.constantFrom('after-settle', 'after-tool-result', 'after-tool-result', 'after-dispatch', 'after-prepare'), occurrence: fc.integer({ min: 1, max: Math.max(1, calls) }), jump: jump(f), then: recoveryKill(f) });
   const kill = fc.oneof({ weight: 5, arbitrary: window }, { weight: 3, arbitrary: killPlan(f, RUN_BOUNDARIES) }, { weight: 1, arbitrary: fc.constant(null) });
-  return fc.record({ act: fc.constant({ kind: 'run' as const, run }), kill });
+  return fc.tuple(kill, fc.integer({ min: 0, max: 3 })).map(([k, roll]): Step[] => [{ act: { kind: 'run', run }, kill: k }, ...(roll === 0 ? [{ act: { kind: 'resolve' as const, run }, kill: null }] : [])]);
 }
 
+function faultStep(f: Features): fc.Arbitrary<Step> {
+  const faults = f.faults.filter((x) => f.sessions || (x !== 'session_read_fails' && x !== 'sweep_fails_after_first_chunk'));
+  if (faults.length === 0) return fc.constant({ act: { kind: 'checkpoint' as const }, kill: null });
+  return fc.record({ act: fc.record({ kind: fc.constant('fault' as const), fault: fc.constantFrom(...faults), run: fc.nat(3), session: fc.nat(2) }), kill: fc.constant(null) });
+}
+
+// A turn, often followed by a resume; a turn still running (deferred calls) races the resume: read, then the late
+// commits, then the sweep of what the read captured.
 function sessionSteps(f: Features, session: number, t: TurnPlan, resume: boolean): fc.Arbitrary<Step[]> {
   const kill = fc.oneof({ weight: 3, arbitrary: killPlan(f, SESSION_BOUNDARIES) }, { weight: 7, arbitrary: fc.constant(null) });
-  const turnStep = kill.map((k) => ({ act: { kind: 'turn' as const, session, turn: t }, kill: k }));
+  const turnStep = kill.map((k): Step => ({ act: { kind: 'turn', session, turn: t }, kill: k }));
   if (!resume) return fc.tuple(turnStep);
-  return fc.tuple(turnStep, kill.map((k) => ({ act: { kind: 'resume' as const, session, noticeFails: false, deferSweep: false, chunkSize: null }, kill: k })));
+  const racing = t.deferred.length > 0;
+  const resumeStep = fc.tuple(kill, fc.constantFrom(false, false, false, true)).map(([k, noticeFails]): Step => ({ act: { kind: 'resume', session, noticeFails: noticeFails && !racing, deferSweep: racing, chunkSize: null }, kill: k }));
+  if (!racing) return fc.tuple(turnStep, resumeStep);
+  return fc.tuple(turnStep, resumeStep, kill.map((k): Step => ({ act: { kind: 'finish-turns' }, kill: k })), kill.map((k): Step => ({ act: { kind: 'sweep-later' }, kill: k })));
 }
 
 // Merges groups of steps (each group keeps its own order) in an order the `order` numbers decide.

@@ -58,6 +58,7 @@ function rerunCalls(plan: NodePlan, built: readonly BuiltCall[], book: CanaryBoo
     if (kind === 'same') args = b.call.args;
     else if (kind === 'reorder') args = reorder(b.call.args) as Record<string, unknown>;
     else if (kind === 'rotate') args = book.instantiate(rotate(template) as Record<string, unknown>).value;
+    else if (kind === 'reorder+rotate') args = reorder(book.instantiate(rotate(template) as Record<string, unknown>).value) as Record<string, unknown>;
     else args = book.reuse(mutatePublic(template, b.plan.args.secretArgKeys, b.plan.mutation), b.used);
     return { ...b.call, args };
   });

@@ -25,8 +25,8 @@ export interface CallPlan {
   /** Response padding and whether it is multi-byte. */
   readonly padding: number;
   readonly unicode: boolean;
-  /** What the model asks at this slot when the node re-runs: the same, in another key order, rotated secrets, a public change. */
-  readonly rerun: 'same' | 'reorder' | 'rotate' | 'public';
+  /** What the model asks at this slot when the node re-runs: the same call in other bytes (key order, rotated secrets, both) or a public change. */
+  readonly rerun: 'same' | 'reorder' | 'rotate' | 'reorder+rotate' | 'public';
   /** Which public value changes (an index into the changes the arguments offer). */
   readonly mutation: number;
 }
@@ -86,7 +86,8 @@ export type Activity =
   | { readonly kind: 'race-prepare'; readonly attempts: number; readonly delays: readonly number[]; readonly settle: boolean }
   | { readonly kind: 'race-resume'; readonly session: number }
   | { readonly kind: 'race-held' }
-  | { readonly kind: 'fault'; readonly fault: Fault; readonly on: boolean }
+  /** A fault switched on around the activity it is meant to disturb, then off again. */
+  | { readonly kind: 'fault'; readonly fault: Fault; readonly run: number; readonly session: number }
   | { readonly kind: 'probe-settle'; readonly which: 'unknown' | 'again' }
   | { readonly kind: 'seed'; readonly run: number; readonly session: number; readonly digest: 'unversioned' | 'v4' }
   | { readonly kind: 'outer-sweep'; readonly session: number }
@@ -94,12 +95,13 @@ export type Activity =
   | { readonly kind: 'restart'; readonly jump: ClockJump | null };
 
 /**
- * One kill inside an activity: at the n-th passage of a named protocol boundary, at its `at`-th kill opportunity
+ * One kill inside an activity: at the n-th passage of a named protocol boundary or announced point, at its `at`-th kill opportunity
  * (any boundary passed or point announced), or at the
  * driver's n-th durable syscall (strace); when the activity ends first, right after it. The restarted driver wakes up
  * `jump` later, and `then` is a second kill during the recovery that follows.
  */
 export type KillPlan =
+  | { readonly via: 'point'; readonly point: string; readonly occurrence: number; readonly jump: ClockJump | null; readonly then: KillPlan | null }
   | { readonly via: 'boundary'; readonly boundary: string; readonly occurrence: number; readonly jump: ClockJump | null; readonly then: KillPlan | null }
   | { readonly via: 'opportunity'; readonly at: number; readonly jump: ClockJump | null; readonly then: KillPlan | null }
   | { readonly via: 'syscall'; readonly syscall: 'pwrite64' | 'fdatasync'; readonly n: number; readonly jump: ClockJump | null; readonly then: KillPlan | null };

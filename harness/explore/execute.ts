@@ -6,7 +6,7 @@ import type { RunScript } from '../engine/model.js';
 import { resumeRun } from '../engine/run-engine.js';
 import { resumeSession, type OpenTurn } from '../engine/session-engine.js';
 import type { TrialContext } from '../engine/trial-context.js';
-import { underStrace } from '../engine/syscall-sweep.js';
+import { attachSyscallKiller } from './strace-attach.js';
 import { runActivity } from './activities.js';
 import { buildRun } from './build.js';
 import { CanaryBook } from './canaries.js';
@@ -54,16 +54,26 @@ export class Exec {
 
   /** Starts the primary driver (under strace when the waiting kill is a syscall kill; on the moved clock after a jump). */
   async startPrimary(): Promise<void> {
-    const plan = this.schedule.armed;
     const env = this.clock.env();
-    const options: Parameters<TrialContext['driver']>[1] = { ...(env ? { env } : {}) };
-    if (plan?.via === 'syscall' && this.features.strace) {
-      const log = join(this.t.dir, `strace-${++this.#straceRuns}.log`);
-      const label = `${plan.syscall}#${plan.n}`;
-      Object.assign(options, { launch: underStrace(this.t.launch, { log, kill: { syscall: plan.syscall, invocation: plan.n } }), syscallKill: { log, label } });
-    }
-    this.primary = await this.t.driver('primary', options);
+    this.primary = await this.t.driver('primary', env ? { env } : {});
     this.schedule.watch(this.primary);
+  }
+
+  // Runs `fn` with strace attached to the primary when the armed kill is a syscall kill: the n-th durable syscall from here.
+  private async underSyscallKill(fn: () => Promise<void>): Promise<void> {
+    const plan = this.schedule.armed;
+    if (plan?.via !== 'syscall' || !this.features.strace) return fn();
+    const primary = this.primary;
+    const log = join(this.t.dir, `strace-${++this.#straceRuns}.log`);
+    const killer = await attachSyscallKiller(primary.handle.pid, { syscall: plan.syscall, invocation: plan.n }, log);
+    this.t.armSyscallKill(primary, { log, label: `${plan.syscall}#${plan.n}` });
+    this.t.record({ kind: 'note', text: `strace attached to ${primary.label}: SIGKILL at its ${plan.n}th ${plan.syscall} from here` });
+    try {
+      await fn();
+    } finally {
+      await killer.detach();
+      this.t.armSyscallKill(primary, null);
+    }
   }
 
   /** Runs the whole trial: every step (its kill armed), recovery after every kill, then a drain that leaves nothing half done. */
@@ -75,12 +85,8 @@ export class Exec {
   }
 
   private async step(step: Step): Promise<void> {
-    if (step.kill !== null) {
-      this.schedule.arm(step.kill);
-      // A syscall kill needs a driver started under strace: the engine process is restarted for it.
-      if (step.kill.via === 'syscall' && this.features.strace) await this.guard(() => this.restartPrimary(), step.act);
-    }
-    await this.guard(() => this.activity(step.act), step.act);
+    if (step.kill !== null) this.schedule.arm(step.kill);
+    await this.guard(() => this.underSyscallKill(() => this.activity(step.act)), step.act);
     // A kill the activity never reached fires now, at a quiet moment: every acknowledged write must survive it too.
     if (this.schedule.armed !== null) {
       this.schedule.forceNext();
@@ -139,7 +145,7 @@ export class Exec {
         await this.startPrimary();
         await this.primary.op('listEffects', {});
         this.scan();
-        await this.resumeWork(interrupted);
+        await this.underSyscallKill(() => this.resumeWork(interrupted));
         // A kill planned for the recovery that the recovery never reached fires once it is done.
         if (this.schedule.armed !== null) {
           this.schedule.forceNext();

@@ -44,9 +44,11 @@ export function trialSeed(seed: number, index: number): number {
   return deriveSeed(seed, `explore#${index}`) | 0;
 }
 
-/** The indices of the seed stream a shard owns: every count-th, from its own offset. */
-export function streamIndex(m: number, shard: { index: number; count: number } | null): number {
-  return shard === null ? m : shard.index - 1 + m * shard.count;
+/** The indices of the first `trials` of the seed stream a shard owns: every count-th, from its own offset. */
+export function shardIndices(trials: number, shard: { index: number; count: number } | null): number[] {
+  const out: number[] = [];
+  for (let k = shard === null ? 0 : shard.index - 1; k < trials; k += shard === null ? 1 : shard.count) out.push(k);
+  return out;
 }
 
 /**
@@ -59,13 +61,12 @@ export async function runStream(
   onTrial?: (t: StreamTrial) => void,
 ): Promise<StreamTrial[]> {
   const arb = trialCase(run.features);
-  const ms = Array.from({ length: o.trials }, (_, m) => m);
+  const indices = shardIndices(o.trials, o.shard);
   let failedAt = Infinity;
   const done = await mapPool(
-    ms,
+    indices,
     o.jobs,
-    async (m) => {
-      const index = streamIndex(m, o.shard);
+    async (index, m) => {
       const seed = trialSeed(o.seed, index);
       const { result, case: c } = await once(run, arb, seed, null, o.idOf(index));
       if (result.trial.verdict === 'failed') failedAt = Math.min(failedAt, m);

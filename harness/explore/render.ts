@@ -24,7 +24,7 @@ export function renderSteps(history: readonly HistoryEvent[], canaries: readonly
 function describeEvent(e: HistoryEvent): string | null {
   switch (e.kind) {
     case 'driver':
-      return `start ${e.driver}${e.restart ? ' (restart after a kill)' : ''}${e.clock ? ` with its clock moved ${e.clock}` : ''}${e.strace ? ' under strace' : ''}`;
+      return `start ${e.driver}${e.restart ? ' (restart after a kill)' : ''}${e.clock ? ` with its clock moved ${e.clock}` : ''}`;
     case 'kill':
       return `SIGKILL ${e.driver} at ${e.at} (observed ${e.signal ?? 'no signal'})`;
     case 'close':

@@ -11,7 +11,7 @@ export interface ExploreOptions {
   readonly launch: Launch;
   readonly timeoutMs: number;
   readonly seed: number;
-  /** How many trials of the stream to run (this shard's share of them when sharded). */
+  /** How many trials of the stream to run (a shard runs its share of them). */
   readonly trials: number;
   /** Stop starting trials after this long (then `trials` is only an upper bound). */
   readonly budgetMs: number | null;

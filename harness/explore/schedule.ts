@@ -36,8 +36,9 @@ export class CrashSchedule implements KillSchedule {
       // A syscall kill is strace's to deliver, unless the activity ended without reaching it.
       if (plan.via === 'syscall') return false;
       if (plan.via === 'boundary' && where !== `boundary:${plan.boundary}`) return false;
+      if (plan.via === 'point' && where !== `point:${plan.point}`) return false;
       this.#count += 1;
-      if (this.#count < (plan.via === 'boundary' ? plan.occurrence : plan.at)) return false;
+      if (this.#count < (plan.via === 'opportunity' ? plan.at : plan.occurrence)) return false;
     }
     this.#fired = plan;
     this.#armed = null;

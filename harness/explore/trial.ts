@@ -60,6 +60,10 @@ export async function runGeneratedTrial(c: TrialCase, o: TrialRunOptions): Promi
     if (clean) await t.closeAll();
     else await t.killAll();
   }
+  // Points announced in hello are armed in every driver; a journal that never stops at one cannot be killed there.
+  if (clean && o.capabilities.crashPoints.length > 0 && t.pointsSeen === 0) {
+    t.inconclusiveReason ??= `the implementation announces ${o.capabilities.crashPoints.length} crash point(s), all armed, and stopped at none of them in this trial`;
+  }
   const history = t.history ?? [];
   const canaries = history.flatMap((e) => (e.kind === 'canary' ? [e.value] : []));
   const model = checkHistory(history, { tierMode: o.capabilities.tierMode });

@@ -12,7 +12,7 @@ export type OpAnswer =
 export type CanaryRole = 'arg' | 'session-result' | 'run-result' | 'legacy-result';
 
 export type HistoryEvent =
-  | { readonly kind: 'driver'; readonly driver: string; readonly journal: string; readonly restart: boolean; readonly clock: string | null; readonly strace: boolean }
+  | { readonly kind: 'driver'; readonly driver: string; readonly journal: string; readonly restart: boolean; readonly clock: string | null }
   | { readonly kind: 'op'; readonly driver: string; readonly sent: number; readonly answered: number; readonly op: OperationName; readonly params: unknown; readonly answer: OpAnswer }
   /** A SIGKILL of a driver's group; `at` is boundary:…, point:… or syscall:…. */
   | { readonly kind: 'kill'; readonly driver: string; readonly at: string; readonly signal: string | null }

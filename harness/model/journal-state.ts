@@ -24,6 +24,8 @@ export interface MRow {
   readonly resolution: 'accepted' | 'discarded' | null;
   /** Canary ids whose bytes this row holds (its recorded result, or a seeded legacy session result). */
   readonly canaries: readonly number[];
+  /** A legacy writer's session result, still stored until the next open clears it. */
+  readonly legacyResult?: boolean;
 }
 
 /** One possible journal. */
@@ -86,7 +88,7 @@ export function sessionRows(state: MState, sessionId: string): MRow[] {
 
 /** A stable key of a possible world, so equal worlds reached by different paths collapse into one. */
 export function stateKey(state: MState): string {
-  const rows = [...state.rows.values()].sort((a, b) => (a.addr < b.addr ? -1 : 1)).map((r) => [r.addr, r.id, r.state, r.sub, r.result === null ? 0 : 1, r.ikey, r.resolution]);
+  const rows = [...state.rows.values()].sort((a, b) => (a.addr < b.addr ? -1 : 1)).map((r) => [r.addr, r.id, r.state, r.sub, r.result === null ? 0 : 1, r.ikey, r.resolution, r.legacyResult === true]);
   return JSON.stringify([rows, [...state.freed].sort((a, b) => a[0] - b[0])]);
 }
 

@@ -34,7 +34,7 @@ export function listAnswered(state: MState, answer: OpAnswer, env: OpEnv): Outco
 function rowMismatch(row: MRow, e: EffectRow): { clause: 'state.machine' | 'session.no-result' | 'key.verbatim' | 'listing'; expected: unknown; observed: unknown } | null {
   if ((e.state === 'committed') !== (row.state === 'committed')) return { clause: 'state.machine', expected: row.state === 'committed' ? 'committed' : 'prepared | ambiguous | needs_attention', observed: e.state };
   if (e.tier !== row.tier) return { clause: 'listing', expected: { tier: row.tier }, observed: { tier: e.tier } };
-  const retained = row.result !== null;
+  const retained = row.result !== null || row.legacyResult === true;
   if (e.resultRetained !== retained) return { clause: row.scope.kind === 'session' ? 'session.no-result' : 'state.machine', expected: { resultRetained: retained }, observed: { resultRetained: e.resultRetained } };
   if (typeof row.ikey === 'string' && row.ikey !== 'unknown' && e.idempotencyKey !== row.ikey) return { clause: 'key.verbatim', expected: row.ikey, observed: e.idempotencyKey };
   if (row.ikey === 'unknown' && e.idempotencyKey === null) return { clause: 'key.verbatim', expected: 'the key generated at prepare', observed: null };
@@ -58,6 +58,7 @@ export function seeded(state: MState, p: SeedRequest, ids: ReadonlyArray<string 
       state: s.state === 'committed' ? 'committed' : 'unresolved', sub: s.state === 'prepared' ? 'prepared' : 'ambiguous',
       args: 'legacy', mapping: undefined, result: null, ikey: null, callId: s.callId, resolution: null,
       canaries: s.resultJson === null ? [] : canariesIn(s.resultJson, env),
+      legacyResult: s.scope.kind === 'session' && s.resultJson !== null,
     };
     next = withRow(next, row);
   });
@@ -69,9 +70,9 @@ export function opened(state: MState, env: OpEnv): MState {
   let next = state;
   const freed = new Map(state.freed);
   for (const row of state.rows.values()) {
-    if (row.scope.kind !== 'session' || row.canaries.length === 0) continue;
+    if (row.scope.kind !== 'session' || (row.canaries.length === 0 && row.legacyResult !== true)) continue;
     for (const c of row.canaries) freed.set(c, 'pending');
-    next = withRow(next, { ...row, canaries: [] });
+    next = withRow(next, { ...row, canaries: [], legacyResult: false });
   }
   next = { ...next, freed };
   return env.othersLive === 0 ? checkpointed(next) : next;

@@ -24,7 +24,8 @@ export function readAnswered(state: MState, p: SessionReadRequest, answer: OpAns
     if (e.scope.kind !== 'session' || e.scope.sessionId !== p.sessionId) return fail('listing', `${where}: row ${e.effectId}`, 'rows of this session only', e.scope);
     const row = rows.find((x) => left.has(x) && (x.id === e.effectId || (x.id === null && x.scope.kind === 'session' && e.scope.kind === 'session' && x.scope.turn === e.scope.turn && x.slot === e.slot && x.toolId === e.toolId)));
     if (!row) return fail('listing', `${where}: row ${e.effectId} (turn ${e.scope.turn} slot ${e.slot} ${e.toolId})`, rows.map(rowLabel), 'a row the model does not know');
-    if (e.resultRetained) return fail('session.no-result', `${where}: ${rowLabel(row)}`, 'no result retained', 'result retained');
+    // Only a legacy writer's result may still be there, until the next open clears it.
+    if (e.resultRetained && row.legacyResult !== true) return fail('session.no-result', `${where}: ${rowLabel(row)}`, 'no result retained', 'result retained');
     left.delete(row);
     byId.set(e.effectId, row);
     if (row.id === null) next = withRow(next, { ...row, id: e.effectId });
