@@ -1,7 +1,8 @@
 // The bounded exploration every `ejc run` includes: a fixed number of generated trials per scenario, checked by the model.
 import { defineScenario, type Scenario } from './define.js';
 import type { TrialContext } from '../harness/engine/trial-context.js';
-import { featuresFor, withProfile, type Profile } from '../harness/explore/features.js';
+import { featuresFor, machineFeatures, withProfile, type Profile } from '../harness/explore/features.js';
+import type { Features } from '../harness/explore/case.js';
 import { once, shrink, trialSeed, type ExploreRun } from '../harness/explore/explorer.js';
 import { trialCase } from '../harness/explore/arb-case.js';
 import { counterexampleOf } from '../harness/explore/counterexample.js';
@@ -49,7 +50,7 @@ async function exploreInScenario(t: TrialContext, id: string, profile: Profile):
       const best = shrunk?.result ?? result;
       const command = shrunk === null ? replayOf(seed, '0') : replayOf(seed, shrunk.path);
       if (shrunk !== null) absorb(t, shrunk.result, 'shrunk counterexample');
-      t.sections['explore'] = { profile, trials, shrinkTrials: shrunk?.trials ?? 0, replayFailedAgain: shrunk?.replayFailed ?? null, counterexample: counterexampleOf(best, command) };
+      t.sections['explore'] = { ...settings(profile, features), trials, shrinkTrials: shrunk?.trials ?? 0, replayFailedAgain: shrunk?.replayFailed ?? null, counterexample: counterexampleOf(best, command) };
       return;
     }
     if (result.trial.verdict === 'inconclusive') {
@@ -57,7 +58,12 @@ async function exploreInScenario(t: TrialContext, id: string, profile: Profile):
       break;
     }
   }
-  t.sections['explore'] = { profile, trials, counterexample: null };
+  t.sections['explore'] = { ...settings(profile, features), trials, counterexample: null };
+}
+
+// The exploration's budget, where a report reader (and the report's fingerprint) finds it.
+function settings(profile: Profile, features: Features): Record<string, unknown> {
+  return { profile, trialsPerScenario: FAMILY_TRIALS, maxShrinkTrials: FAMILY_SHRINKS, seedOfTrial: 'fast-check seed hash(scenario seed, k)', machine: machineFeatures(features) };
 }
 
 // A generated trial ran in its own directory and world; its evidence joins the scenario's one trial.

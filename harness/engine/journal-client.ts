@@ -44,6 +44,7 @@ export class JournalClient {
 
   /** Performs an operation and returns the result or the journal's error code. */
   async try<O extends OperationName>(op: O, params: OpParams<O>): Promise<TryResult<O>> {
+    await this.trial.beforeOp?.(this, op);
     const sent = this.trial.tick();
     let outcome;
     try {

@@ -17,10 +17,25 @@ export interface RunOutcome {
   swept: number;
 }
 
-/** Runs a fresh run from its first node; a planned crash unwinds out of it. */
-export async function startRun(t: TrialContext, client: JournalClient, run: RunScript): Promise<RunOutcome> {
+/**
+ * Runs a fresh run from its first node; a planned crash unwinds out of it. With `pauseAfter`, the run stops (live, not
+ * terminal) after that many nodes, as a run waiting on something would; `continueRun` takes it up again.
+ */
+export async function startRun(t: TrialContext, client: JournalClient, run: RunScript, options: { pauseAfter?: number } = {}): Promise<RunOutcome> {
   const outcome = emptyOutcome();
-  for (const node of run.nodes) {
+  for (const [i, node] of run.nodes.entries()) {
+    if (options.pauseAfter !== undefined && i >= options.pauseAfter) return outcome;
+    const ok = await executeNode(t, client, run, node, node.originalAttempt ?? 1, false, outcome);
+    if (!ok) return terminal(t, client, run, outcome);
+  }
+  return finishRun(t, client, run, outcome);
+}
+
+/** Continues a live, paused run with the nodes its log shows not completed (no gate: nothing crashed), to its terminal. */
+export async function continueRun(t: TrialContext, client: JournalClient, run: RunScript): Promise<RunOutcome> {
+  const outcome = emptyOutcome();
+  const completed = new Set(t.log.ofType('node:completed').filter((e) => e.runId === run.runId).map((e) => e.nodeId));
+  for (const node of run.nodes.filter((n) => !completed.has(n.nodeId))) {
     const ok = await executeNode(t, client, run, node, node.originalAttempt ?? 1, false, outcome);
     if (!ok) return terminal(t, client, run, outcome);
   }

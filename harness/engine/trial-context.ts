@@ -60,6 +60,8 @@ export class TrialContext {
   #schedule: KillSchedule | null = null;
   #clock = 0;
   readonly #syscallArmed = new Map<JournalClient, { log: string; label: string }>();
+  /** Called before every operation a driver is sent (generated trials attach a syscall killer right before one). */
+  beforeOp: ((client: JournalClient, op: OperationName) => Promise<void>) | null = null;
   /** Announced crash points the drivers stopped at (armed ones; a journal that announces points but never stops is caught by it). */
   pointsSeen = 0;
   /** When enabled, every operation, kill, restart and world event in order: what generated trials check against the model. */

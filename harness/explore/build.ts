@@ -28,32 +28,51 @@ export function buildCall(plan: CallPlan, book: CanaryBook, role: Extract<Canary
   return { call, plan, used };
 }
 
-/** The run as the engine executes it, with the re-run the model asks after a crash. */
-export function buildRun(plan: RunPlan, book: CanaryBook): RunScript {
-  return { runId: plan.runId, nodes: plan.nodes.map((n) => buildNode(n, book)) };
+/** A run as the engine executes it; `resumed(r)` is the same run as its r-th re-run after a crash asks it. */
+export interface BuiltRun {
+  readonly script: RunScript;
+  resumed(r: number): RunScript;
 }
 
-function buildNode(plan: NodePlan, book: CanaryBook): NodeScript {
-  const built = plan.calls.map((c) => buildCall(c, book, 'run-result'));
+/** Builds a run: every re-run asks its own variation (cycling), so each kill and resume checks another relation. */
+export function buildRun(plan: RunPlan, book: CanaryBook): BuiltRun {
+  const nodes = plan.nodes.map((n) => ({ plan: n, built: n.calls.map((c) => buildCall(c, book, 'run-result')) }));
+  const memo = new Map<number, RunScript>();
+  const resumed = (r: number): RunScript => {
+    let script = memo.get(r);
+    if (script === undefined) {
+      script = { runId: plan.runId, nodes: nodes.map((n) => buildNode(n.plan, n.built, book, r)) };
+      memo.set(r, script);
+    }
+    return script;
+  };
+  return { script: resumed(0), resumed };
+}
+
+function buildNode(plan: NodePlan, built: readonly BuiltCall[], book: CanaryBook, r: number): NodeScript {
   const mapping: OutputMappingConfig = { field: plan.mapping.field, bound: plan.mapping.bound };
   return {
     nodeId: plan.nodeId,
     calls: built.map((b) => b.call),
-    rerunCalls: rerunCalls(plan, built, book),
+    rerunCalls: rerunCalls(plan, built, book, r),
     mapping,
-    rerunMapping: rerunMapping(plan.mapping, plan.rerun.mapping),
+    rerunMapping: rerunMapping(plan.mapping, at(plan.rerun.mapping, r)),
     retainResult: plan.retain,
     originalAttempt: plan.attempt,
     timeoutSlots: plan.timeoutSlot === null ? [] : [plan.timeoutSlot],
   };
 }
 
-function rerunCalls(plan: NodePlan, built: readonly BuiltCall[], book: CanaryBook): ToolCall[] {
+function at<T>(list: readonly T[], r: number): T {
+  return list[r % list.length]!;
+}
+
+function rerunCalls(plan: NodePlan, built: readonly BuiltCall[], book: CanaryBook, r: number): ToolCall[] {
   // The re-run's model response may regenerate a different set of calls: the gate is at node granularity for that.
-  const kept = plan.rerun.dropFirst ? built.slice(1) : built;
+  const kept = plan.rerun.dropFirst && r === 0 ? built.slice(1) : built;
   return kept.map((b) => {
     const template = b.plan.args.args;
-    const kind = b.plan.rerun;
+    const kind = at(b.plan.rerun, r);
     let args: Record<string, unknown>;
     if (kind === 'same') args = b.call.args;
     else if (kind === 'reorder') args = reorder(b.call.args) as Record<string, unknown>;
@@ -65,7 +84,7 @@ function rerunCalls(plan: NodePlan, built: readonly BuiltCall[], book: CanaryBoo
 }
 
 // Equal configuration in another key order must still replay; a changed field or bound must refuse.
-function rerunMapping(mapping: MappingPlan, kind: NodePlan['rerun']['mapping']): OutputMappingConfig {
+function rerunMapping(mapping: MappingPlan, kind: NodePlan['rerun']['mapping'][number]): OutputMappingConfig {
   if (kind === 'reorder') return { bound: mapping.bound, field: mapping.field } as OutputMappingConfig;
   if (kind === 'changed') return mapping.field === 'tail' ? { field: 'receipt', bound: mapping.bound } : { field: mapping.field, bound: mapping.bound + 1 };
   return { field: mapping.field, bound: mapping.bound };

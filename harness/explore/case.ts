@@ -15,6 +15,8 @@ export interface Features {
   readonly strace: boolean;
   /** libfaketime can move a restarted driver's clock. */
   readonly faketime: boolean;
+  /** The kxm.* operations work (the KXM effects-and-recovery contract). */
+  readonly kxm: boolean;
 }
 
 export interface CallPlan {
@@ -26,7 +28,7 @@ export interface CallPlan {
   readonly padding: number;
   readonly unicode: boolean;
   /** What the model asks at this slot when the node re-runs: the same call in other bytes (key order, rotated secrets, both) or a public change. */
-  readonly rerun: 'same' | 'reorder' | 'rotate' | 'reorder+rotate' | 'public';
+  readonly rerun: ReadonlyArray<'same' | 'reorder' | 'rotate' | 'reorder+rotate' | 'public'>;
   /** Which public value changes (an index into the changes the arguments offer). */
   readonly mutation: number;
 }
@@ -36,10 +38,11 @@ export interface MappingPlan {
   readonly bound: number;
 }
 
-/** What changes when the node re-runs after a crash: a response that regenerates fewer calls, an edited output mapping. */
+/** What changes when the node re-runs after a crash (the r-th re-run takes the r-th entry, cycling): a response that
+ * regenerates fewer calls (first re-run only), an edited output mapping. */
 export interface RerunPlan {
   readonly dropFirst: boolean;
-  readonly mapping: 'same' | 'reorder' | 'changed';
+  readonly mapping: ReadonlyArray<'same' | 'reorder' | 'changed'>;
 }
 
 export interface NodePlan {
@@ -73,12 +76,20 @@ export interface TurnPlan {
 
 export type ClockJump = '+3h' | '+36h' | '+9d' | '+400d';
 
+import type { KxmPlan } from './kxm-activity.js';
+
 export type Activity =
-  | { readonly kind: 'run'; readonly run: number }
+  /** KXM effects of one run through the dispatch fence; a kill inside, recovery by the journal's decision after it. */
+  | { readonly kind: 'kxm'; readonly plan: KxmPlan }
+  /** Starts a run; with `pause`, it stops live after that many nodes and `run-rest` takes it up later. */
+  | { readonly kind: 'run'; readonly run: number; readonly pause?: number; readonly fault?: 'settle_write_fails' | 'checkpoint_blocked_by_reader' }
+  | { readonly kind: 'run-rest'; readonly run: number }
   | { readonly kind: 'regate'; readonly run: number }
   /** An operator resolves the run's needs_attention rows (accepted when the target shows the write, else discarded). */
   | { readonly kind: 'resolve'; readonly run: number }
   | { readonly kind: 'turn'; readonly session: number; readonly turn: TurnPlan }
+  /** A turn still running while the session resumes: the read, then the turn's late commits, then the sweep of what was read. */
+  | { readonly kind: 'turn-race'; readonly session: number; readonly turn: TurnPlan }
   | { readonly kind: 'finish-turns' }
   | { readonly kind: 'resume'; readonly session: number; readonly noticeFails: boolean; readonly deferSweep: boolean; readonly chunkSize: number | null }
   | { readonly kind: 'sweep-later' }
@@ -104,7 +115,8 @@ export type KillPlan =
   | { readonly via: 'point'; readonly point: string; readonly occurrence: number; readonly jump: ClockJump | null; readonly then: KillPlan | null }
   | { readonly via: 'boundary'; readonly boundary: string; readonly occurrence: number; readonly jump: ClockJump | null; readonly then: KillPlan | null }
   | { readonly via: 'opportunity'; readonly at: number; readonly jump: ClockJump | null; readonly then: KillPlan | null }
-  | { readonly via: 'syscall'; readonly syscall: 'pwrite64' | 'fdatasync'; readonly n: number; readonly jump: ClockJump | null; readonly then: KillPlan | null };
+  /** At the n-th durable syscall counted from the `occurrence`-th `op` the activity sends (strace attaches right before it). */
+  | { readonly via: 'syscall'; readonly op: 'prepare' | 'settle' | 'runTerminal' | 'sessionSweep' | 'any'; readonly occurrence: number; readonly syscall: 'pwrite64' | 'fdatasync'; readonly n: number; readonly jump: ClockJump | null; readonly then: KillPlan | null };
 
 export interface Step {
   readonly act: Activity;

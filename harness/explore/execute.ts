@@ -6,12 +6,14 @@ import type { RunScript } from '../engine/model.js';
 import { resumeRun } from '../engine/run-engine.js';
 import { resumeSession, type OpenTurn } from '../engine/session-engine.js';
 import type { TrialContext } from '../engine/trial-context.js';
-import { attachSyscallKiller } from './strace-attach.js';
+import { attachSyscallKiller, type AttachedKiller } from './strace-attach.js';
+import { kxmRecover, type KxmPlan } from './kxm-activity.js';
 import { runActivity } from './activities.js';
-import { buildRun } from './build.js';
+import { buildRun, type BuiltRun } from './build.js';
 import { CanaryBook } from './canaries.js';
 import type { Activity, Features, Step, TrialCase } from './case.js';
 import { scanJournalDir } from './scan.js';
+import { checkHistory } from '../model/check-history.js';
 import { CrashSchedule, TrialClock } from './schedule.js';
 
 /** A session's engine-side memory: turn numbers handed out and what each turn prepared. */
@@ -28,12 +30,21 @@ export class Exec {
   readonly schedule: CrashSchedule;
   readonly clock = new TrialClock();
   readonly runs: RunScript[];
+  readonly #built: BuiltRun[];
+  /** Re-runs after a crash so far, per run: the next one asks the next variation. */
+  readonly #resumes = new Map<number, number>();
   readonly sessions: SessionMemory[];
   readonly started = new Set<number>();
   openTurns: Array<{ driver: JournalClient; turn: OpenTurn }> = [];
   laterSweeps: Array<{ driver: JournalClient; sweep: (c: JournalClient) => Promise<void> }> = [];
   /** Race identities handed out so far (per trial, so a seed always names the same ones). */
   raceCount = 0;
+  /** Legacy session rows planted so far (each at a turn of its own, far from the engine's). */
+  seeded = 0;
+  /** KXM runs started so far, with their plans (recovery follows each one's own plan). */
+  readonly kxmRuns = new Map<string, KxmPlan>();
+  /** Runs whose first identity already holds a legacy row. */
+  readonly seededRuns = new Set<number>();
   #straceRuns = 0;
 
   constructor(
@@ -44,7 +55,8 @@ export class Exec {
     this.book = new CanaryBook(t);
     this.schedule = new CrashSchedule();
     t.setKillSchedule(this.schedule);
-    this.runs = c.runs.map((r) => buildRun(r, this.book));
+    this.#built = c.runs.map((r) => buildRun(r, this.book));
+    this.runs = this.#built.map((b) => b.script);
     this.sessions = c.sessions.map((id) => ({ id, nextTurn: 0, turns: [] }));
   }
 
@@ -59,19 +71,25 @@ export class Exec {
     this.schedule.watch(this.primary);
   }
 
-  // Runs `fn` with strace attached to the primary when the armed kill is a syscall kill: the n-th durable syscall from here.
+  // Runs `fn` with a syscall killer armed: strace attaches to the primary right before the planned operation is sent.
   private async underSyscallKill(fn: () => Promise<void>): Promise<void> {
     const plan = this.schedule.armed;
     if (plan?.via !== 'syscall' || !this.features.strace) return fn();
     const primary = this.primary;
-    const log = join(this.t.dir, `strace-${++this.#straceRuns}.log`);
-    const killer = await attachSyscallKiller(primary.handle.pid, { syscall: plan.syscall, invocation: plan.n }, log);
-    this.t.armSyscallKill(primary, { log, label: `${plan.syscall}#${plan.n}` });
-    this.t.record({ kind: 'note', text: `strace attached to ${primary.label}: SIGKILL at its ${plan.n}th ${plan.syscall} from here` });
+    let seen = 0;
+    let killer: AttachedKiller | null = null;
+    this.t.beforeOp = async (client, op) => {
+      if (killer !== null || client !== primary || (plan.op !== 'any' && op !== plan.op) || ++seen < plan.occurrence) return;
+      const log = join(this.t.dir, `strace-${++this.#straceRuns}.log`);
+      killer = await attachSyscallKiller(primary.handle.pid, { syscall: plan.syscall, invocation: plan.n }, log);
+      this.t.armSyscallKill(primary, { log, label: `${plan.syscall}#${plan.n} of ${op}` });
+      this.t.record({ kind: 'note', text: `strace attached to ${primary.label}: SIGKILL at the ${plan.n}th ${plan.syscall} from this ${op} on` });
+    };
     try {
       await fn();
     } finally {
-      await killer.detach();
+      this.t.beforeOp = null;
+      await (killer as AttachedKiller | null)?.detach();
       this.t.armSyscallKill(primary, null);
     }
   }
@@ -79,9 +97,18 @@ export class Exec {
   /** Runs the whole trial: every step (its kill armed), recovery after every kill, then a drain that leaves nothing half done. */
   async run(): Promise<void> {
     await this.guard(() => this.startPrimary(), null);
-    for (const step of this.c.steps) await this.step(step);
+    for (const step of this.c.steps) {
+      await this.step(step);
+      // A trial that has already broken a clause has made its point: the rest would only cost drivers and kills.
+      if (this.violated()) return;
+    }
     await this.guard(() => this.drain(), null);
+    if (this.violated()) return;
     await this.guard(() => this.finalObservations(), null);
+  }
+
+  private violated(): boolean {
+    return checkHistory(this.t.history ?? [], { tierMode: this.t.capabilities.tierMode }).failure !== null;
   }
 
   private async step(step: Step): Promise<void> {
@@ -97,6 +124,9 @@ export class Exec {
   private async activity(a: Activity): Promise<void> {
     await runActivity(this, a);
     this.scan();
+    // The journal's own listing after every activity: a row swept too early (a neighbour's sweep, a housekeeping rule)
+    // shows here even when nothing would read it again.
+    await this.primary.op('listEffects', {});
     await this.t.boundary('after-activity', this.primary);
   }
 
@@ -167,10 +197,11 @@ export class Exec {
       if (!this.started.has(i)) continue;
       const terminal = log.read().some((e) => (e.type === 'run:completed' || e.type === 'run:failed') && e.runId === run.runId);
       if (terminal) await this.primary.op('runTerminal', { runId: run.runId });
-      else await resumeRun(this.t, this.primary, run);
+      else await resumeRun(this.t, this.primary, this.nextRerun(i));
     }
     const session = interrupted && 'session' in interrupted ? this.session(interrupted.session) : null;
     if (session) await resumeSession(this.t, this.primary, session.id);
+    for (const runId of this.kxmRuns.keys()) await kxmRecover(this, runId);
   }
 
   // Nothing left half done: open turns finish, deferred sweeps run, every session resumes once more.
@@ -187,9 +218,17 @@ export class Exec {
       for (const node of run.nodes) await this.primary.op('gate', { scope: { kind: 'run', runId: run.runId, nodeId: node.nodeId }, attempt: 1 });
     }
     const { effects } = await this.primary.op('listEffects', {});
-    this.t.effectsAfter = effects;
+    // Resolution times are the clock's, not the seed's: masked so the same seed gives the same report.
+    this.t.effectsAfter = effects.map((r) => (r.resolution ? { ...r, resolution: { ...r.resolution, at: '<time>' } } : r));
     await this.primary.op('checkpoint', {});
     this.scan();
+  }
+
+  /** Run i as its next re-run asks it (each call of the next variation); counts as one re-run. */
+  nextRerun(i: number): RunScript {
+    const r = this.#resumes.get(i) ?? 0;
+    this.#resumes.set(i, r + 1);
+    return this.#built[i]!.resumed(r);
   }
 
   /** The session an activity's index points at (modulo what exists). */

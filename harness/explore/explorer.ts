@@ -114,10 +114,11 @@ export async function shrink(
   let last: { result: GeneratedTrial; case: TrialCase } | null = null;
   const details = await fc.check(
     fc.asyncProperty(arb, async (c) => {
+      // Once the budget is spent every further candidate passes unrun, so fast-check stops where the last real failure was.
+      if (trials >= maxTrials && last !== null) return true;
       const key = JSON.stringify(c);
       let result = seen.get(key);
       if (result === undefined) {
-        if (trials >= maxTrials && last !== null) return true;
         trials += 1;
         result = await runGeneratedTrial(c, { ...run, id: idOf(trials), seed: seed >>> 0, keep: 'none' });
         seen.set(key, result);

@@ -15,6 +15,7 @@ export function featuresFor(caps: Capabilities, env: { strace?: boolean; faketim
     points: [...caps.crashPoints].sort(),
     strace: (env.strace ?? true) && straceAvailable(),
     faketime: (env.faketime ?? true) && faketimeLibrary() !== null,
+    kxm: caps.kxm === true,
   };
 }
 

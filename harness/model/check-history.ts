@@ -6,6 +6,9 @@ import { EMPTY, rowLogicalKey, stateKey, type MState } from './journal-state.js'
 import { applyAnswered, applyKilled } from './operations.js';
 import type { Failure, OpEnv } from './outcome.js';
 import { checkScan } from './world-rules.js';
+import { KxmChecker } from './kxm-check.js';
+
+const KXM_CLAUSE: Partial<Record<string, ClauseId>> = { 'kxm.declare': 'kxm.class', 'kxm.dispatch': 'kxm.fence', 'kxm.recover': 'kxm.recovery', 'kxm.resolve': 'kxm.resolution', 'kxm.cancel': 'kxm.cancel' };
 
 type OpEvent = Extract<HistoryEvent, { kind: 'op' }>;
 
@@ -40,6 +43,7 @@ class Checker {
   readonly othersAtOpen = new Map<string, number>();
   readonly freshRestart = new Set<string>();
   readonly writes = new Map<string, number>();
+  readonly kxm = new KxmChecker();
 
   constructor(
     readonly history: readonly HistoryEvent[],
@@ -115,6 +119,12 @@ class Checker {
   }
 
   private sequential(ev: OpEvent, at: number): void {
+    if (ev.op.startsWith('kxm.')) {
+      const failure = this.kxm.step(ev.op, ev.params, ev.answer);
+      if (failure !== null) this.failure = { ...failure, at };
+      else if (ev.answer.kind !== 'killed') this.checks[KXM_CLAUSE[ev.op] ?? 'kxm.recovery'] = (this.checks[KXM_CLAUSE[ev.op] ?? 'kxm.recovery'] ?? 0) + 1;
+      return;
+    }
     const r = this.step(this.worlds, ev);
     this.after(ev, r, at);
   }

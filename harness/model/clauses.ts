@@ -33,6 +33,12 @@ export const CLAUSES = {
   'world.at-most-once': '§1 at most one physical write per logical effect (tier 3 at-most-once; tiers 1/2 exactly once after reconciliation)',
   'world.key-on-target': '§1/§2 a tier-1 target sees the row\'s stored idempotency key verbatim on every dispatch',
   'listing': '§6 the journal\'s rows are the ones its operations created, in the states those operations left',
+  'kxm.class': 'KXM effect declaration: the trusted registry decides the class (unknown when unregistered); tool metadata may only make it more cautious',
+  'kxm.fence': 'KXM lease failure: an intent whose lease expired or was re-granted under a higher fencing token is not started',
+  'kxm.key': 'KXM idempotency: one deterministic key per assignment effect, the same on every retry',
+  'kxm.recovery': 'KXM crash matrix: never started → start; alive → reattach; read-only → bounded retry; workspace → reconcile; found receipt → record; proven absence → retry under the key; otherwise blocked_uncertain',
+  'kxm.resolution': 'KXM blocked_uncertain: each resolution needs its evidence (receipt or postcondition, negative query and a new attempt, compensation receipt and authorization)',
+  'kxm.cancel': 'KXM cancellation: cancelled only when no unresolved effect remains; new dispatches stop',
 } as const;
 
 export type ClauseId = keyof typeof CLAUSES;

@@ -57,7 +57,7 @@ export const DEFECT_TARGETS: readonly DefectTarget[] = [
   { defect: 'keeps-legacy-copy', scenarios: ['secrets.legacy-result-cleared-on-open'] },
   { defect: 'torn-prepare', scenarios: ['sweep.prepare.every-write'] },
   { defect: 'torn-settle', scenarios: ['sweep.settle.every-write'] },
-  { defect: 'stores-raw-args', scenarios: ['secrets.args-never-on-disk'] },
+  { defect: 'stores-raw-args', scenarios: ['secrets.args-never-on-disk', 'explore.runs', 'explore.mixed'] },
   { defect: 'join-ignores-status', scenarios: ['session.errored-turn', 'session.aborted-turn', 'session.read-failure-keeps-evidence', 'session.notice-failure-keeps-evidence'] },
   { defect: 'join-latest-turn-only', scenarios: ['session.compacted-history-join', 'session.empty-final-turn'] },
   { defect: 'lenient-attribution', scenarios: ['session.duplicate-call-id', 'session.name-mismatch'] },

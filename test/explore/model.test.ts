@@ -197,3 +197,31 @@ describe('a history, folded through the model', () => {
     expect(checkHistory(h('run-result'), { tierMode: 'reconciling' }).failure).toBeNull();
   });
 });
+
+describe('the KXM model', () => {
+  it('decides recovery from the last durable evidence', async () => {
+    const { expectedDecision, expectedClass, resolutionOutcome, cancelOutcome } = await import('../../harness/model/kxm-model.js');
+    const ended = { process: 'ended' as const, receipt: { kind: 'not_queried' as const } };
+    expect(expectedDecision('intent', 'unknown', ended, false, false).decision).toBe('start_planned_attempt');
+    expect(expectedDecision('intent', 'unknown', ended, true, false).decision).toBe('lease_expired');
+    expect(expectedDecision('intent', 'unknown', ended, false, true).decision).toBe('lease_fenced');
+    expect(expectedDecision('dispatched', 'unknown', { ...ended, process: 'alive_same' }, false, false).decision).toBe('reattach');
+    expect(expectedDecision('dispatched', 'read-only', ended, false, false).decision).toBe('retry_bounded');
+    expect(expectedDecision('dispatched', 'workspace-mutation', { ...ended, postcondition: 'verified' }, false, false).decision).toBe('record_postcondition');
+    expect(expectedDecision('dispatched', 'workspace-mutation', { ...ended, postcondition: 'not_comparable' }, false, false).decision).toBe('blocked_uncertain');
+    expect(expectedDecision('dispatched', 'receipt-queryable', { process: 'ended', receipt: { kind: 'found' } }, false, false).decision).toBe('record_receipt');
+    expect(expectedDecision('dispatched', 'external-idempotent', { process: 'ended', receipt: { kind: 'absent' } }, false, false).decision).toBe('retry_same_key');
+    expect(expectedDecision('dispatched', 'external-idempotent', { process: 'replacement_exists', receipt: { kind: 'absent' } }, false, false).decision).toBe('blocked_uncertain');
+    expect(expectedDecision('dispatched', 'receipt-queryable', { process: 'ended', receipt: { kind: 'ambiguous' } }, false, false).decision).toBe('blocked_uncertain');
+    expect(expectedDecision('dispatched', 'external-non-idempotent', ended, false, false).decision).toBe('blocked_uncertain');
+    const registry = { revision: 'r', tools: { put: { class: 'external-idempotent' as const, receiptQuery: 'q' } } };
+    expect(expectedClass(registry, 'put', 'read-only')).toEqual({ effectClass: 'external-idempotent', declarationAccepted: false });
+    expect(expectedClass(registry, 'put', 'unknown')).toEqual({ effectClass: 'unknown', declarationAccepted: true });
+    expect(expectedClass(registry, 'shell', undefined).effectClass).toBe('unknown');
+    expect(resolutionOutcome('mark_completed', 'r', {}, 'a')).toBeNull();
+    expect(resolutionOutcome('confirm_absent_retry', 'r', { negativeQueryAuthoritative: true, newAttemptId: 'a' }, 'a')).toBeNull();
+    expect(resolutionOutcome('confirm_absent_retry', 'r', { negativeQueryAuthoritative: true, newAttemptId: 'b' }, 'a')).toBe('intent');
+    expect(cancelOutcome(['completed', 'cancelled'])).toBe('cancelled');
+    expect(cancelOutcome(['blocked_uncertain'])).toBe('blocked_uncertain');
+  });
+});
