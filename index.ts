@@ -13,8 +13,11 @@ export type { SectionVerifier, VerifyResult } from './reports/verify.js';
 export { sealReport, outcomeView } from './reports/seal.js';
 export { mergeReports } from './reports/merge.js';
 export { toJUnit } from './reports/junit.js';
+export { reportHtml } from './reports/html.js';
 export { readReport } from './reports/read-report.js';
 export { claimBoundary } from './reports/boundary.js';
+export { signReport, verifySignedReport, INTOTO_PAYLOAD_TYPE, PREDICATE_TYPE } from './reports/sign-statement.js';
+export { canonicalJson } from './harness/canonical-json.js';
 export { Report as ReportSchema } from './reports/schema.js';
 export type { Report, Launch, ScenarioResult, Trial, Verdict, ScenarioVerdict } from './reports/schema.js';
 

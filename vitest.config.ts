@@ -7,6 +7,7 @@ export default defineConfig({
     pool: 'forks',
     maxWorkers: 2,
     testTimeout: 120_000,
-    hookTimeout: 60_000,
+    // Setup hooks run whole scenario sweeps; on a busy CI machine they take minutes, not seconds.
+    hookTimeout: 300_000,
   },
 });

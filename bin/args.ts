@@ -14,7 +14,7 @@ export interface Parsed {
 export function parseCommand(command: string, argv: string[], options: OptionSpec, positionals: { min: number; max: number }): Parsed {
   let parsed: Parsed;
   try {
-    parsed = parseArgs({ args: argv, options: { ...options, help: { type: 'boolean' } }, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: argv, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
   } catch (error) {
     throw usageFromParseError(command, error, Object.keys(options));
   }
@@ -44,12 +44,14 @@ export function flag(parsed: Parsed, name: string): boolean {
   return parsed.values[name] === true;
 }
 
-/** Parses a non-negative integer flag value or throws a usage error naming the flag. */
-export function intValue(name: string, text: string, min: number): number {
-  if (!/^\d+$/.test(text.trim()) || Number(text) < min || !Number.isSafeInteger(Number(text))) {
-    throw new EjcError('usage', `--${name} must be an integer >= ${min}, got ${JSON.stringify(text)}`);
+/** Parses an integer flag value in [min, max] or throws a usage error naming the flag and the range. */
+export function intValue(name: string, text: string, min: number, max: number = Number.MAX_SAFE_INTEGER): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(value) || value < min || value > max) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `from ${min} to ${max}`;
+    throw new EjcError('usage', `--${name} must be an integer ${range}, got ${JSON.stringify(text)}`);
   }
-  return Number(text);
+  return value;
 }
 
 function usageFromParseError(command: string, error: unknown, known: string[]): EjcError {

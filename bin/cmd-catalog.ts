@@ -1,6 +1,6 @@
 // `ejc list` and `ejc explain`: what the scenarios are, straight from the catalog.
 import { EjcError } from '../harness/errors.js';
-import { closestIds, selectScenarios } from '../harness/select-scenarios.js';
+import { globToRegExp, nearIds, selectScenarios } from '../harness/select-scenarios.js';
 import type { ScenarioInfo } from '../scenarios/catalog.js';
 import { flag, parseCommand, stringValues } from './args.js';
 import { EXIT } from './exit-codes.js';
@@ -16,23 +16,44 @@ export async function listCommand(argv: string[]): Promise<number> {
     return EXIT.ok;
   }
   const rows = scenarios.map((s) => [s.id, s.spec, s.tags.join(','), s.title]);
-  process.stdout.write(table([['ID', 'SPEC', 'TAGS', 'TITLE'], ...rows]));
+  process.stdout.write(table([['ID', 'SPEC', 'TAGS', 'TITLE'], ...rows], terminalWidth(process.stdout, process.env)));
   process.stdout.write(`${scenarios.length} scenario(s)\n`);
   return EXIT.ok;
 }
 
-/** Runs `ejc explain <id>` and returns the exit code; an unknown id names the closest ones. */
+/** Runs `ejc explain <id|prefix|glob> [--json]` and returns the exit code; nothing matching names the closest ids. */
 export async function explainCommand(argv: string[]): Promise<number> {
-  const parsed = parseCommand('explain', argv, {}, { min: 1, max: 1 });
+  const parsed = parseCommand('explain', argv, { json: { type: 'boolean' } }, { min: 1, max: 1 });
   if (flag(parsed, 'help')) return printHelp('explain');
-  const id = parsed.positionals[0]!;
+  const query = parsed.positionals[0]!;
   const all = await loadCatalog();
-  const s = all.find((x) => x.id === id);
-  if (s === undefined) {
-    const near = closestIds(all.map((x) => x.id), id);
-    throw new EjcError('scenario_unknown', `unknown scenario ${id}${near.length > 0 ? `; closest: ${near.join(', ')}` : ''} (ejc list shows all)`);
+  const matched = matchScenarios(all, query);
+  if (matched.length === 0) {
+    const near = nearIds(all.map((x) => x.id), query);
+    throw new EjcError('scenario_unknown', `unknown scenario ${query}${near.length > 0 ? `; closest: ${near.join(', ')}` : ''} (no id, prefix or glob matches it; ejc list shows all)`);
   }
-  const lines = [
+  if (flag(parsed, 'json')) {
+    process.stdout.write(`${JSON.stringify(matched, null, 2)}\n`);
+    return EXIT.ok;
+  }
+  process.stdout.write(`${matched.map(explanation).join('\n\n')}\n`);
+  if (matched.length > 1) process.stdout.write(`\n${matched.length} scenario(s) match ${query}\n`);
+  return EXIT.ok;
+}
+
+/** The scenarios an explain query names: the exact id, else a glob's matches, else every id with that prefix. */
+export function matchScenarios(all: readonly ScenarioInfo[], query: string): ScenarioInfo[] {
+  const exact = all.filter((s) => s.id === query);
+  if (exact.length > 0) return exact;
+  if (/[*?]/.test(query)) {
+    const regex = globToRegExp(query);
+    return all.filter((s) => regex.test(s.id));
+  }
+  return all.filter((s) => s.id.startsWith(query));
+}
+
+function explanation(s: ScenarioInfo): string {
+  return [
     `${s.id}: ${s.title}`,
     `spec:  ${s.spec}`,
     `tags:  ${s.tags.join(', ') || '(none)'}`,
@@ -44,9 +65,7 @@ export async function explainCommand(argv: string[]): Promise<number> {
     ...s.asserts.map((a) => `  - ${a}`),
     '',
     `run it: ejc run --scenario ${s.id}`,
-  ];
-  process.stdout.write(`${lines.join('\n')}\n`);
-  return EXIT.ok;
+  ].join('\n');
 }
 
 /** Loads the catalog on demand, so verify and merge work without loading any scenario code. */
@@ -55,10 +74,30 @@ export async function loadCatalog(): Promise<ScenarioInfo[]> {
   return catalog.listScenarios();
 }
 
-/** Left-aligned columns separated by two spaces. */
-export function table(rows: string[][]): string {
+/**
+ * Left-aligned columns separated by two spaces. Given a width, the tags, title and spec columns are cut
+ * in that order (each keeps a few characters) so that no line wraps; cut cells end in "…".
+ */
+export function table(rows: string[][], width = Infinity): string {
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
-  return rows.map((r) => r.map((cell, c) => (c === r.length - 1 ? cell : cell.padEnd(widths[c]!))).join('  ')).join('\n') + '\n';
+  const MIN = [12, 6, 6, 10];
+  let over = widths.reduce((a, b) => a + b, 0) + 2 * (widths.length - 1) - (width - 1);
+  // Tags go first (ejc list --tag filters by them anyway), then the title, then the spec; the id is what one types.
+  for (const c of [2, 3, 1, 0].filter((i) => i < widths.length)) {
+    if (over <= 0) break;
+    const cut = Math.min(over, Math.max(0, widths[c]! - (MIN[c] ?? 6)));
+    widths[c] = widths[c]! - cut;
+    over -= cut;
+  }
+  const fit = (cell: string, w: number): string => (cell.length <= w ? cell : `${cell.slice(0, Math.max(0, w - 1))}…`);
+  return rows.map((r) => r.map((cell, c) => (c === r.length - 1 ? fit(cell, widths[c]!) : fit(cell, widths[c]!).padEnd(widths[c]!))).join('  ')).join('\n') + '\n';
+}
+
+/** The terminal's width: the stream's columns on a TTY, else a valid COLUMNS, else no limit (a pipe gets whole lines). */
+export function terminalWidth(stream: { isTTY?: boolean; columns?: number }, env: NodeJS.ProcessEnv): number {
+  if (stream.isTTY === true && typeof stream.columns === 'number' && stream.columns > 0) return stream.columns;
+  const columns = Number(env['COLUMNS']);
+  return Number.isInteger(columns) && columns > 0 ? columns : Infinity;
 }
 
 function printHelp(command: string): number {

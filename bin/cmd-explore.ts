@@ -82,7 +82,7 @@ export async function exploreCommand(argv: string[]): Promise<number> {
   const junit = stringValue(parsed, 'junit');
   if (junit !== undefined) await writeFileAtomic(junit, toJUnit(report));
   process.stdout.write(json ? `${JSON.stringify(report, null, 2)}\n` : exploreSummary(report, reportPath));
-  return exitCodeFor(report.verdict);
+  return exitCodeFor(report);
 }
 
 /** The generation profile: mixed (default) or runs (no sessions). */

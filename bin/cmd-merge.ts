@@ -1,11 +1,12 @@
 // `ejc merge`: joins the shard reports of one run into the report the unsharded run would have written.
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { EjcError } from '../harness/errors.js';
 import { toJUnit } from '../reports/junit.js';
 import { mergeReports } from '../reports/merge.js';
 import '../reports/pack-sections.js';
 import { readReport } from '../reports/read-report.js';
-import { writeFileAtomic, writeReportFile } from '../reports/write-report.js';
+import { writeArtifact, writeReportFile } from '../reports/write-report.js';
+import { checkOutputs, type OutputTarget } from './output-paths.js';
 import { flag, parseCommand, stringValue } from './args.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import { helpText } from './help.js';
@@ -19,18 +20,21 @@ export async function mergeCommand(argv: string[]): Promise<number> {
   }
   const out = stringValue(parsed, 'out');
   if (out === undefined) throw new EjcError('usage', 'ejc merge needs --out <dir> for the merged report; see ejc merge --help');
+  const junit = stringValue(parsed, 'junit');
+  const target = join(out, 'report.json');
+  const outputs: OutputTarget[] = [{ flag: '--out', given: out, dir: resolve(out), file: resolve(target) }];
+  if (junit !== undefined) outputs.push({ flag: '--junit', given: junit, file: resolve(junit) });
+  await checkOutputs(outputs, parsed.positionals.map((path) => ({ flag: 'shard report', path })));
   const reports = [];
   for (const path of parsed.positionals) reports.push(await readReport(path));
-  const target = join(out, 'report.json');
   const merged = mergeReports(reports, { reportPath: target });
   await writeReportFile(out, merged);
-  const junit = stringValue(parsed, 'junit');
-  if (junit !== undefined) await writeFileAtomic(junit, toJUnit(merged));
+  if (junit !== undefined) await writeArtifact(junit, toJUnit(merged));
   const s = merged.summary;
   process.stdout.write(
     `merged ${reports.length} shard(s) into ${target}: ${merged.verdict} ` +
       `(${s.passed} passed, ${s.failed} failed, ${s.inconclusive} inconclusive, ${s.notApplicable} not applicable)\n` +
       `outcomeDigest ${merged.outcomeDigest}\n`,
   );
-  return exitCodeFor(merged.verdict);
+  return exitCodeFor(merged);
 }

@@ -1,19 +1,36 @@
-// `ejc verify`: re-checks a report file, and with --rerun reproduces it and compares outcome digests.
-import { execa } from 'execa';
+// `ejc verify`: re-checks a report file, authenticates it with --trust, and with --rerun reproduces it with the auditor's implementation.
+import { existsSync } from 'node:fs';
 import { EjcError } from '../harness/errors.js';
+import { gateOutcome } from '../reports/derive.js';
 import { readReportJson } from '../reports/read-report.js';
-import { Report } from '../reports/schema.js';
+import type { Report } from '../reports/schema.js';
+import { keyId, readPublicKey } from '../reports/sign-keys.js';
+import { envelopePathFor, verifySignedReport } from '../reports/sign-statement.js';
 import { verifyReport } from '../reports/verify.js';
 import '../reports/pack-sections.js';
-import { flag, parseCommand } from './args.js';
+import { flag, parseCommand, stringValue, stringValues } from './args.js';
 import { EXIT } from './exit-codes.js';
 import { helpText } from './help.js';
-import { splitCommand } from './split-command.js';
+import { rerunReport } from './rerun.js';
 
-/** Runs `ejc verify <report> [--rerun]` and returns the exit code. */
+const VERIFY_FLAGS = {
+  rerun: { type: 'boolean' },
+  trust: { type: 'string', multiple: true },
+  envelope: { type: 'string' },
+  impl: { type: 'string' },
+  'impl-option': { type: 'string', multiple: true },
+  'impl-files': { type: 'string', multiple: true },
+  cmd: { type: 'string' },
+  'accept-report-command': { type: 'boolean' },
+  jobs: { type: 'string' },
+} as const;
+
+/** Runs `ejc verify <report> [--trust <key>]... [--rerun ...]` and returns the exit code. */
 export async function verifyCommand(argv: string[]): Promise<number> {
-  const parsed = parseCommand('verify', argv, { rerun: { type: 'boolean' } }, { min: 1, max: 1 });
+  const parsed = parseCommand('verify', argv, VERIFY_FLAGS, { min: 1, max: 1 });
   if (flag(parsed, 'help')) return printHelp();
+  const rerunOnly = ['impl', 'impl-option', 'impl-files', 'cmd', 'accept-report-command', 'jobs'].filter((f) => parsed.values[f] !== undefined);
+  if (!flag(parsed, 'rerun') && rerunOnly.length > 0) throw new EjcError('usage', `--${rerunOnly[0]} only applies with --rerun; see ejc verify --help`);
   const path = parsed.positionals[0]!;
   const value = await readReportJson(path);
   const result = verifyReport(value);
@@ -23,52 +40,48 @@ export async function verifyCommand(argv: string[]): Promise<number> {
   }
   const report = value as Report;
   process.stdout.write(`${path}: valid ${report.verdict} report (${report.scenarios.length} scenarios, contentHash ${report.contentHash})\n`);
-  if (!flag(parsed, 'rerun')) return EXIT.ok;
-  return rerun(report);
-}
-
-// The reproduce command is data from a file: only an `ejc run` is accepted, and it runs through
-// this very ejc, never a shell, with its output flags removed so it cannot overwrite the report.
-async function rerun(report: Report): Promise<number> {
-  const args = rerunArgs(report.reproduce.run);
-  process.stderr.write(`rerunning: ejc ${args.join(' ')}\n`);
-  const child = await execa(process.execPath, [process.argv[1]!, ...args], { reject: false, stdin: 'ignore', stderr: 'inherit', maxBuffer: 1 << 30 });
-  if (child.exitCode === EXIT.error || child.exitCode === undefined) {
-    throw new EjcError('internal', `the rerun failed (exit ${String(child.exitCode)}); its stderr is above`);
+  const expected = report.scenarios.filter((s) => s.verdict === 'expected_failure').map((s) => s.id);
+  if (expected.length > 0) {
+    const gate = gateOutcome(report.summary) === 'known_failures' ? 'every failure is listed as expected, so its run exits 0' : 'it also has failures not listed as expected or inconclusive scenarios';
+    process.stdout.write(`  ${expected.length} expected failure(s): ${expected.join(', ')}; ${gate}\n`);
   }
-  let rerunReport: unknown;
-  try {
-    rerunReport = JSON.parse(child.stdout);
-  } catch (error) {
-    throw new EjcError('internal', 'the rerun did not print a report on stdout', { cause: error });
+  if (report.partial !== undefined) {
+    process.stdout.write(`${path}: partial: --bail stopped the run after ${report.partial.stoppedAfter}; ${report.partial.notRun.length} scenario(s) never ran\n`);
   }
-  const check = verifyReport(rerunReport);
-  const digest = (rerunReport as { outcomeDigest?: unknown }).outcomeDigest;
-  const problems = check.problems.map((p) => `rerun report: ${p}`);
-  if (digest !== report.outcomeDigest) problems.push(`$.outcomeDigest: the report has ${report.outcomeDigest}, the rerun produced ${String(digest)}`);
-  if (problems.length > 0) {
-    process.stdout.write(`rerun does not reproduce the report:\n${problems.map((p) => `  ${p}\n`).join('')}`);
+  const envelopePath = stringValue(parsed, 'envelope') ?? envelopePathFor(path);
+  const trust = stringValues(parsed, 'trust');
+  if (trust.length === 0) {
+    process.stdout.write(
+      `  self-consistent but unauthenticated: anyone can write or reseal a report that verifies; ` +
+        `${existsSync(envelopePath) ? `pass --trust <public key> to check its signature ${envelopePath}` : 'a signed report (ejc sign, ejc run --sign) is checked with --trust <public key>'}\n`,
+    );
+  } else if (!(await authenticate(report, envelopePath, trust))) {
     return EXIT.problems;
   }
-  process.stdout.write(`rerun reproduces the outcome digest ${report.outcomeDigest}\n`);
-  return EXIT.ok;
+  if (!flag(parsed, 'rerun')) return EXIT.ok;
+  return rerunReport(report, parsed);
 }
 
-/** The argv (after `ejc`) of a report's reproduce.run command, made safe to rerun. */
-export function rerunArgs(command: string): string[] {
-  const tokens = splitCommand(command);
-  const start = tokens[0] === 'npx' ? 1 : 0;
-  if (tokens[start] !== 'ejc' || tokens[start + 1] !== 'run') {
-    throw new EjcError('report_invalid', `reproduce.run is not an "ejc run" command: ${command}`);
+async function authenticate(report: Report, envelopePath: string, trust: string[]): Promise<boolean> {
+  const keys = await Promise.all(trust.map((k) => readPublicKey(k)));
+  let envelope: unknown;
+  try {
+    envelope = await readReportJson(envelopePath);
+  } catch (error) {
+    if (error instanceof EjcError && /no such file/.test(error.message)) {
+      process.stdout.write(`  not authenticated: no signature envelope at ${envelopePath} (sign with ejc sign, or pass --envelope <file>)\n`);
+      return false;
+    }
+    throw error;
   }
-  const args: string[] = [];
-  const rest = tokens.slice(start + 1);
-  for (let i = 0; i < rest.length; i++) {
-    const t = rest[i]!;
-    if (t === '--out' || t === '--junit') i++;
-    else if (!t.startsWith('--out=') && !t.startsWith('--junit=') && t !== '--json') args.push(t);
+  const check = verifySignedReport(report, envelope, keys);
+  if (!check.ok) {
+    process.stdout.write(`  not authenticated by ${envelopePath}:\n${check.problems.map((p) => `    ${p}\n`).join('')}`);
+    return false;
   }
-  return [...args, '--json'];
+  const trusted = keys.map(keyId).filter((id) => check.trustedBy.includes(id));
+  process.stdout.write(`  authenticated: signed by trusted key ${trusted.join(', ')}; the statement's subject is this report's implementation fingerprint ${report.fingerprint.digest}\n`);
+  return true;
 }
 
 function printHelp(): number {

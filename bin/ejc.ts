@@ -6,9 +6,13 @@ import { installSignalCleanup } from '../harness/driver/registry.js';
 import { closestIds } from '../harness/select-scenarios.js';
 import { explainCommand, listCommand } from './cmd-catalog.js';
 import { exploreCommand } from './cmd-explore.js';
+import { keygenCommand } from './cmd-keygen.js';
 import { mergeCommand } from './cmd-merge.js';
+import { reportCommand } from './cmd-report.js';
 import { runCommand } from './cmd-run.js';
+import { signCommand } from './cmd-sign.js';
 import { verifyCommand } from './cmd-verify.js';
+import { installStdio } from './stdio.js';
 import { EXIT } from './exit-codes.js';
 import { COMMAND_NAMES, helpText } from './help.js';
 import type { CommandName } from './help.js';
@@ -29,6 +33,9 @@ const COMMANDS: Record<CommandName, (argv: string[]) => Promise<number>> = {
   verify: verifyCommand,
   merge: mergeCommand,
   explore: exploreCommand,
+  report: reportCommand,
+  keygen: keygenCommand,
+  sign: signCommand,
 };
 
 async function dispatch(argv: string[]): Promise<number> {
@@ -75,6 +82,8 @@ function packageVersion(): string {
   return pkg.version;
 }
 
+// Everything ejc prints is masked, and a closed stdout never turns into an exit code.
+installStdio();
 // Ctrl-C must never leave a driver group or a trial directory behind.
 installSignalCleanup();
 process.exitCode = await main(process.argv.slice(2));

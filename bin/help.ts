@@ -1,4 +1,5 @@
 // The --help text of every command; exit codes are documented in each so CI authors find them where they look.
+import { DEFAULT_SEED, DEFAULT_TIMEOUT_MS, MAX_JOBS, MAX_SEED, MAX_TIMEOUT_MS } from '../harness/defaults.js';
 
 /** The help text for a command, or the overview for undefined. */
 export function helpText(command: string | undefined): string {
@@ -7,20 +8,20 @@ export function helpText(command: string | undefined): string {
 }
 
 /** The commands ejc knows, for dispatch and "did you mean". */
-export const COMMAND_NAMES = ['run', 'list', 'explain', 'verify', 'merge', 'explore'] as const;
+export const COMMAND_NAMES = ['run', 'list', 'explain', 'verify', 'merge', 'explore', 'report', 'keygen', 'sign'] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
-/** The seed used when --seed is not given, so two default runs are the same run. */
-export const DEFAULT_SEED = 1;
-/** The per-operation timeout when --timeout is not given. */
-export const DEFAULT_TIMEOUT_MS = 30_000;
+export { DEFAULT_SEED, DEFAULT_TIMEOUT_MS, MAX_JOBS, MAX_SEED, MAX_TIMEOUT_MS };
 
 const EXIT_CODES = `
 Exit codes:
-  0  conformant (verify: the report is valid)
-  1  nonconformant (verify: the report has problems; each is printed)
+  0  conformant, or every failure was listed in --expect-failures (the verdict still says
+     nonconformant and lists them) (verify: the report is valid)
+  1  nonconformant: a failure not listed as expected, or a listed one that now passes (stale)
+     (verify: the report has problems; each is printed)
   2  inconclusive: a planned crash was not observed, nothing passed, or a trial could not decide
-  3  harness or usage error (bad flag, unknown scenario, missing adapter, unreadable report)`;
+  3  harness or usage error (bad flag or output path, unknown scenario, missing adapter, unreadable
+     report, a full disk or another failure of the harness's own environment)`;
 
 const OVERVIEW = `
 ejc: crash-injection conformance harness for effect journals
@@ -31,9 +32,12 @@ Commands:
   run       run the scenarios against an implementation and write a conformance report
   list      list the scenarios with their spec references and tags
   explain   describe what one scenario does and asserts
-  verify    re-check a report's schema, hashes, counts and verdicts
+  verify    re-check a report's schema, hashes, counts and verdicts; --trust authenticates, --rerun reproduces
   merge     merge the shard reports of one run into the unsharded report
   explore   generated workloads and crash schedules, checked by the contract model, a violation shrunk
+  report    render a report as one self-contained HTML page (verdict, assertions, timelines)
+  keygen    create an Ed25519 key pair for signing reports
+  sign      sign a report (an in-toto Statement in a DSSE envelope)
 
 Run "ejc <command> --help" for a command's flags. "ejc --version" prints the harness version.`;
 
@@ -48,26 +52,50 @@ what must hold. Progress goes to stderr; a summary table (or, with --json, only 
 Implementation (default: the bundled reference journal):
   --impl <module>        a JavaScript adapter module exporting createJournal (or a default factory)
   --impl-option <k=v>    an option passed to the adapter's factory; repeatable (only with --impl)
+  --impl-secret <k=v>    an option whose value is secret (a password, a token): passed to the adapter like
+                         --impl-option, but through the driver's environment, never its argv; masked in every
+                         output and never recorded (reproduce commands read it from $EJC_IMPL_SECRET_<K>);
+                         k=env:VAR reads the value from $VAR, so it is not in ejc's own argv either
   --cmd <command>        a command that speaks the ejc wire protocol on stdin/stdout (any language)
+  --impl-files <glob>    files the implementation loads, bound into the report's fingerprint by SHA-256
+                         (relative to the invoking directory; repeatable; e.g. 'src/**/*.js')
 
 Selection:
   --scenario <glob>      scenario ids to run ("cp03.*", "s8e.*"); repeatable; default all
   --tag <tag>            run scenarios with this tag; repeatable; default all
-  --shard <i>/<n>        run only shard i of n (ids in sorted order, the k-th goes to shard (k mod n)+1)
+  --exclude <glob>       leave out scenario ids matching the glob; repeatable (applied before --shard)
+  --shard <i>/<n>        run only shard i of n, balanced by time: scenarios go longest first to the shard
+                         with the least time so far, by the per-scenario durations recorded in this
+                         version's committed witness (reports/witnesses/), so every machine splits alike;
+                         a scenario without a recorded duration goes to the shard holding the fewest
   --expect-failures <f>  a file of scenario ids expected to fail, one per line, # starts a comment;
-                         such a failure is reported as expected, and a pass as stale (nonconformant)
+                         such a failure is reported as expected (the verdict stays nonconformant,
+                         the exit code is 0 when every failure is listed), a pass as stale (exit 1)
 
 Run:
-  --seed <n>             the seed of every random choice (default ${DEFAULT_SEED}, so runs repeat by default)
-  --timeout <ms>         per-operation timeout (default ${DEFAULT_TIMEOUT_MS})
-  --jobs <n>             scenarios run concurrently (default: one per core); the report is the same for any n
+  --seed <n>             the seed of every random choice, 0 to ${MAX_SEED} (default ${DEFAULT_SEED}, so runs repeat by default)
+  --timeout <ms>         per-operation timeout, 1 to ${MAX_TIMEOUT_MS} (default ${DEFAULT_TIMEOUT_MS})
+  --jobs <n>             scenarios run concurrently, 1 to ${MAX_JOBS} (default: one per core); the report is the same for any n
+  --bail                 stop at the first failed, inconclusive or stale scenario: running ones finish,
+                         nothing new starts; the report is valid but marked partial (merge refuses it)
   --keep                 keep every trial directory
   --keep-failed          keep the directories of failed and inconclusive trials
+                         (a kept directory holds transcript.jsonl: every protocol line both ways, kills, restarts)
+  --transcript           keep every trial's transcript.jsonl, also of passing trials (their directory holds only it)
+  --require <cap>        fail (exit 3) before any trial when the harness lacks a capability some scenarios
+                         need, instead of warning that they did not run; repeatable; known: strace
 
-Output:
-  --out <dir>            write <dir>/report.json (the witness artifact; written atomically)
-  --junit <file>         also write JUnit XML
+Output (checked before the first trial; written atomically and durably, secrets masked):
+  --out <dir>            write <dir>/report.json (the witness artifact)
+  --junit <file>         also write JUnit XML (another file than the report)
+  --html <file>          also write the report as one self-contained HTML page (timelines, filters)
   --json                 print only the report JSON on stdout
+  --sign <private key>   also write <dir>/report.dsse.json: the report signed as an in-toto Statement
+                         in a DSSE envelope (Ed25519; make a key with ejc keygen; needs --out)
+
+Colour: on a terminal, unless NO_COLOR is set or TERM=dumb; FORCE_COLOR=1 forces it, FORCE_COLOR=0 turns it off.
+In GitHub Actions (GITHUB_ACTIONS=true): an ::error annotation per failing scenario and a markdown summary
+appended to $GITHUB_STEP_SUMMARY.
 
 Example:
   ejc run --impl ./my-journal.js --scenario 'cp0*' --out out --junit out/junit.xml`,
@@ -115,24 +143,43 @@ Example:
   list: `
 Usage: ejc list [--tag <tag>] [--json]
 
-Lists every scenario id with its spec reference, tags and title.
+Lists every scenario id with its spec reference, tags and title; on a terminal (or with COLUMNS set)
+the table is cut to its width.
   --tag <tag>   only scenarios with this tag
   --json        print the scenario descriptions as JSON`,
 
   explain: `
-Usage: ejc explain <scenario-id>
+Usage: ejc explain <scenario-id | prefix | glob> [--json]
 
-Prints what the scenario sets up, where it crashes, what it asserts afterwards and which
-capabilities it needs. An unknown id exits 3 and names the closest ids.`,
+Prints what each matching scenario sets up, where it crashes, what it asserts afterwards and which
+capabilities it needs: "cp04.after-settle", the prefix "cp04" or the glob "cp0*.tier3". Nothing
+matching exits 3 and names the closest ids.
+  --json   print the matching scenario descriptions as JSON`,
 
   verify: `
-Usage: ejc verify <report.json> [--rerun]
+Usage: ejc verify <report.json> [--trust <public key>]... [--rerun [--impl <module> | --cmd <command>]]
 
 Checks the report from its own bytes: schema, content hash, outcome digest, counts against the
 sums over trials, every trial/scenario/report verdict against its evidence, a SIGKILL for every
-planned kill of a passed trial, no duplicate or restart writes in a conformant report, and no
-canary (secret) values anywhere.
-  --rerun   also run the report's reproduce command and compare the outcome digests`,
+planned kill of a passed trial, no duplicate or restart writes in a conformant report, no canary
+(secret) values anywhere, the implementation fingerprint's structure, and the reproduce commands
+against the recorded seed, selection and settings. That proves the report self-consistent, not
+who wrote it: anyone can reseal an edited report.
+
+Authenticity:
+  --trust <public key>      check the signature envelope (report.dsse.json beside the report) with this
+                            Ed25519 public key: a trusted signature over exactly this report, whose
+                            in-toto subject is its implementation fingerprint; repeatable (any one suffices)
+  --envelope <file>         the envelope, when it is not beside the report
+
+Reproduction (never runs a command taken from the report):
+  --rerun                   re-run the report's seed, selection, timeout and expected failures and list
+                            every scenario whose outcome differs, and every implementation file that does
+  --impl <module>, --impl-option <k=v>, --cmd <command>, --impl-files <glob>
+                            your copy of the implementation (a report of the bundled reference journal
+                            reruns the bundled one without them)
+  --accept-report-command   run the implementation as the report names it (printed first); never implied
+  --jobs <n>                scenarios run concurrently (default: one per core)`,
 
   merge: `
 Usage: ejc merge <shard-report.json>... --out <dir>
@@ -141,5 +188,37 @@ Merges the reports of "ejc run --shard i/n" for every i of the same n (same impl
 seed, selection and harness version) into <dir>/report.json. Its outcome digest equals the one
 an unsharded run produces. Exits with the merged report's verdict code.
   --out <dir>   where to write the merged report (required)
-  --junit <f>   also write JUnit XML of the merged report`,
+  --junit <f>   also write JUnit XML of the merged report
+
+The shards must share the harness build, implementation fingerprint and settings; each shard's
+environment is kept as its own entry.`,
+
+  report: `
+Usage: ejc report <report.json> --html <file>
+
+Writes one self-contained HTML page of the report: the verdict, the implementation and harness, filters
+by verdict and family, every scenario with its assertions (expected against actual, the contract clause),
+and each trial's timeline: driver processes, operations, announced crash points, kills with their signal,
+restarts, target writes and disclosures. It loads nothing from the network; open the file in a browser.
+A report that does not verify is still rendered, with the problems on top, and exits 1.
+  --html <file>   where to write the page (required)`,
+
+  keygen: `
+Usage: ejc keygen [--out <prefix>]
+
+Creates an Ed25519 key pair for signing reports: <prefix>.key, the private key (PKCS#8 PEM,
+mode 0600: keep it secret) and <prefix>.pub, the public key (SPKI PEM: publish it). The default
+prefix is ./ejc-signing. Existing files are never overwritten and the private key is never printed.
+Both files are standard PEM (RFC 8410): openssl pkey -in <prefix>.key -pubout prints the public key.`,
+
+  sign: `
+Usage: ejc sign <report.json> --key <private key> [--out <envelope>]
+
+Verifies the report, then writes it signed: an in-toto Statement v1 (subject: the implementation
+fingerprint and each of its files; predicateType
+https://effect-journal-conformance.invalid/ConformanceReport/v1; predicate: the report) as the
+payload of a DSSE envelope with an Ed25519 signature. Default output: report.dsse.json beside the
+report. A report that does not verify is not signed (exit 1). The key file must be mode 0600.
+  --key <file>   the private key (ejc keygen writes one)
+  --out <file>   where to write the envelope`,
 };

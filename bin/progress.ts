@@ -1,23 +1,35 @@
 // Progress while a run goes (one updating line on a terminal, plain lines in logs) and the summary after it.
 import type { ProgressEvent } from '../harness/run-conformance.js';
+import { notApplicableByFamily } from '../reports/family.js';
+import { failedAssertions, NOT_PASSING, stderrTail, whyNotPassing } from '../reports/failure-text.js';
+import { gateOutcome } from '../reports/derive.js';
+
 import type { Report, ScenarioResult } from '../reports/schema.js';
+import { canRedraw, createStyle, styleFor, type Style } from './colour.js';
 
 export interface Progress {
   onProgress: (e: ProgressEvent) => void;
   /** Ends the updating line, if any, before other output follows. */
   finish: () => void;
+  /** The trial directories kept so far, by scenario id. */
+  readonly kept: ReadonlyMap<string, readonly string[]>;
 }
 
-/** A progress printer on `stream`: an updating line when it is a terminal outside CI, else one line per scenario. */
+/** A progress printer on `stream`: an updating line on a terminal outside CI (not TERM=dumb), else one line per scenario. */
 export function createProgress(stream: NodeJS.WriteStream, env: NodeJS.ProcessEnv = process.env): Progress {
-  const live = stream.isTTY === true && (env['CI'] === undefined || env['CI'] === '' || env['CI'] === 'false');
+  const live = canRedraw(stream, env) && (env['CI'] === undefined || env['CI'] === '' || env['CI'] === 'false');
+  const style = styleFor(stream, env);
   const started = Date.now();
+  const kept = new Map<string, string[]>();
   let failures = 0;
-  let current: { index: number; total: number; id: string } | null = null;
+  let done = 0;
+  let total = 0;
+  // With --jobs > 1 several scenarios run at once: the line names all of them, oldest first.
+  const running = new Set<string>();
   let drawn = false;
   const draw = (): void => {
-    if (current === null) return;
-    const line = `scenario ${current.index}/${current.total} · ${elapsed(Date.now() - started)} · ${failures} failure(s) so far · ${current.id}`;
+    if (total === 0) return;
+    const line = `${done}/${total} done · ${elapsed(Date.now() - started)} · ${failures} failure(s) so far · running: ${[...running].join(', ') || '-'}`;
     // A line wider than the terminal wraps, and \r would then clear only its last row.
     stream.write(`\r\x1b[2K${line.slice(0, stream.columns > 20 ? stream.columns - 1 : 200)}`);
     drawn = true;
@@ -31,58 +43,110 @@ export function createProgress(stream: NodeJS.WriteStream, env: NodeJS.ProcessEn
   timer?.unref();
   const onProgress = (e: ProgressEvent): void => {
     if (e.kind === 'kept') {
+      kept.set(e.id, [...(kept.get(e.id) ?? []), e.dir]);
       clear();
       stream.write(`kept the trial directory of ${e.id}: ${e.dir}\n`);
       if (live) draw();
       return;
     }
-    if (e.kind === 'scenario-end' && BAD.has(e.verdict)) failures += 1;
+    total = e.total;
+    if (e.kind === 'scenario-start') running.add(e.id);
+    else {
+      running.delete(e.id);
+      done = e.index;
+      if (NOT_PASSING.has(e.verdict)) failures += 1;
+    }
     if (live) {
-      current = { index: e.index, total: e.total, id: e.id };
       draw();
     } else if (e.kind === 'scenario-end') {
-      stream.write(`[${e.index}/${e.total}] ${e.id} ${e.verdict} (${elapsed(e.durationMs)})\n`);
+      stream.write(`[${e.index}/${e.total}] ${e.id} ${style.verdict(e.verdict)} (${elapsed(e.durationMs)})\n`);
     }
   };
   const finish = (): void => {
     if (timer !== null) clearInterval(timer);
     clear();
   };
-  return { onProgress, finish };
+  return { onProgress, finish, kept };
 }
 
-/** The human summary: verdict, per-verdict counts, the witness counts, and how to reproduce each failing scenario. */
-export function summaryText(report: Report, reportPath: string | null): string {
+export interface SummaryOptions {
+  readonly style?: Style;
+  /** Kept trial directories by scenario id (from the progress printer). */
+  readonly kept?: ReadonlyMap<string, readonly string[]>;
+  /** Where the report was meant to go, so a failed write is named rather than silently missing. */
+  readonly intendedPath?: string | null;
+}
+
+/** The human summary: verdict, counts, each not-passing scenario with its failed assertions, kept directory and reproduce command. */
+export function summaryText(report: Report, reportPath: string | null, options: SummaryOptions = {}): string {
+  const style = options.style ?? createStyle(false);
+
   const s = report.summary;
   const c = report.counts;
   const lines = [
-    `verdict: ${report.verdict}  (${report.implementation.name} ${report.implementation.version}, seed ${report.seed}, ${s.total} scenario(s), ${elapsed(report.durationMs)})`,
-    ...[
-      ['passed', s.passed],
-      ['failed', s.failed],
-      ['inconclusive', s.inconclusive],
-      ['not applicable', s.notApplicable],
-      ['expected failures', s.expectedFailures],
-      ['stale expected failures', s.staleExpectedFailures],
-    ].map(([label, n]) => `  ${String(label).padEnd(24)}${String(n).padStart(5)}`),
+    `verdict: ${style.bold(style.verdict(report.verdict))}  (${report.implementation.name} ${report.implementation.version}, seed ${report.seed}, ${s.total} scenario(s), ${elapsed(report.durationMs)})`,
+    ...(
+      [
+        ['passed', s.passed, 'passed'],
+        ['failed', s.failed, 'failed'],
+        ['inconclusive', s.inconclusive, 'inconclusive'],
+        ['not applicable', s.notApplicable, 'not_applicable'],
+        ['expected failures', s.expectedFailures, 'expected_failure'],
+        ['stale expected failures', s.staleExpectedFailures, 'stale_expected_failure'],
+      ] as const
+    ).map(([label, n, verdict]) => `  ${n > 0 ? style.verdict(verdict, label.padEnd(24)) : label.padEnd(24)}${String(n).padStart(5)}`),
+    ...(report.partial === undefined ? [] : [`partial: --bail stopped the run after ${report.partial.stoppedAfter}; ${report.partial.notRun.length} scenario(s) never ran`]),
     `counts: ${c.trials} trials · ${c.kills} kills · ${c.restarts} restarts · ${c.physicalWrites} physical writes · ${c.duplicateWrites} duplicate writes · ${c.restartWrites} restart writes`,
   ];
-  const bad = report.scenarios.filter((x) => BAD.has(x.verdict));
+  const bad = report.scenarios.filter((x) => NOT_PASSING.has(x.verdict));
   if (bad.length > 0) {
-    lines.push('', 'not passing:');
-    for (const x of bad) lines.push(`  ${x.id}  ${x.verdict}: ${why(x)}`, `    reproduce: ${x.reproduce}`);
+    lines.push('', style.bold('not passing:'));
+    for (const x of bad) lines.push(...failureLines(x, style, options.kept?.get(x.id) ?? []));
   }
-  lines.push('', reportPath === null ? 'report not written (use --out <dir>)' : `report: ${reportPath}`);
+  lines.push(...notApplicableLines(report, style));
+  const known = report.scenarios.filter((x) => x.verdict === 'expected_failure');
+  if (known.length > 0) {
+    lines.push('', 'failing as expected (listed in --expect-failures; the journal still fails them):');
+    for (const x of known) lines.push(`  ${x.id}: ${whyNotPassing(x)}`);
+    if (gateOutcome(report.summary) === 'known_failures') lines.push('every failure is listed as expected: exit 0, the verdict stays nonconformant');
+  }
+  const intended = options.intendedPath ?? null;
+  lines.push('', reportPath !== null ? `report: ${reportPath}` : intended !== null ? `report NOT written to ${intended} (see the error below)` : 'report not written (use --out <dir>)');
+
   lines.push(`outcomeDigest ${report.outcomeDigest}`, `verify: ${report.reproduce.verify}`);
   return `${lines.join('\n')}\n`;
 }
 
-const BAD = new Set(['failed', 'inconclusive', 'stale_expected_failure']);
+/** The harness-side not-applicable groups as warnings, one line each (also printed where no summary is). */
+export function harnessWarnings(report: Report): string[] {
+  return notApplicableByFamily(report.scenarios)
+    .filter((g) => g.harnessSide)
+    .map((g) => `warning: ${g.count} ${g.family} scenario(s) did not run: ${g.reason}; this run proves nothing about them (--require makes a missing harness capability an error)`);
+}
 
-function why(s: ScenarioResult): string {
-  if (s.reason !== null) return s.reason;
-  if (s.verdict === 'stale_expected_failure') return 'passes now; remove it from the expect-failures file';
-  return s.trials.find((t) => t.inconclusiveReason !== null)?.inconclusiveReason ?? 'see the report';
+function failureLines(x: ScenarioResult, style: Style, kept: readonly string[]): string[] {
+  const lines = [`  ${style.bold(x.id)}  ${style.verdict(x.verdict)}: ${whyNotPassing(x)}${x.spec === '' ? '' : style.dim(`  (${x.spec})`)}`];
+  const failed = failedAssertions(x, 120);
+  for (const a of failed.slice(0, 8)) {
+    lines.push(`    ${style.red('✗')} ${a.name}`, `        expected: ${a.expected}`, `        actual:   ${a.actual}`);
+  }
+  if (failed.length > 8) lines.push(`    … and ${failed.length - 8} more failed assertion(s) in the report`);
+  if (x.verdict === 'inconclusive') for (const l of stderrTail(x, 3)) lines.push(style.dim(`    stderr: ${l}`));
+  for (const dir of kept) lines.push(`    kept:      ${dir}`);
+  lines.push(`    reproduce: ${x.reproduce}`);
+  return lines;
+}
+
+function notApplicableLines(report: Report, style: Style): string[] {
+  const groups = notApplicableByFamily(report.scenarios);
+  if (groups.length === 0) return [];
+  const width = Math.max(...groups.map((g) => g.family.length));
+  const lines = ['', style.bold('not applicable:')];
+  for (const g of groups) {
+    const line = `  ${g.family.padEnd(width)}  ${String(g.count).padStart(3)} scenario(s): ${g.reason}`;
+    lines.push(g.harnessSide ? style.yellow(`${line}  [harness-side]`) : style.dim(line));
+  }
+  return [...lines, ...harnessWarnings(report).map((w) => style.yellow(w))];
 }
 
 function elapsed(ms: number): string {

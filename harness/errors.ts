@@ -11,7 +11,12 @@ export type EjcErrorCode =
   | 'journal_error'
   | 'report_invalid'
   | 'report_unreadable'
+  | 'key_invalid'
   | 'scenario_unknown'
+  | 'harness_requirement'
+  | 'output_invalid'
+  | 'output_write_failed'
+  | 'environment'
   | 'internal';
 
 /** The one error class the harness throws; `code` is stable and documented. */

@@ -10,19 +10,25 @@ export function defaultJobs(): number {
  * Maps `items` through `task` with at most `jobs` in flight. Results keep the input order whatever
  * order the tasks finish in, so a report built from them is the same for every `jobs`. When `stop()`
  * turns true no further task starts (tasks already running finish); their slots are left undefined.
+ * `order` (a permutation of the indices) is the order tasks are taken in; the default is input order.
  */
 export async function mapPool<T, R>(
   items: readonly T[],
   jobs: number,
   task: (item: T, index: number) => Promise<R>,
   stop: () => boolean = () => false,
+  order?: readonly number[],
 ): Promise<Array<R | undefined>> {
   const results: Array<R | undefined> = new Array<R | undefined>(items.length).fill(undefined);
+  const queue = order ?? items.map((_, i) => i);
+  if (queue.length !== items.length || new Set(queue).size !== items.length || queue.some((i) => !(i >= 0 && i < items.length))) {
+    throw new RangeError(`mapPool: order must be a permutation of 0..${items.length - 1}`);
+  }
   let next = 0;
   let failure: { error: unknown } | null = null;
   const lane = async (): Promise<void> => {
-    while (failure === null && !stop() && next < items.length) {
-      const index = next++;
+    while (failure === null && !stop() && next < queue.length) {
+      const index = queue[next++]!;
       try {
         results[index] = await task(items[index]!, index);
       } catch (error) {
@@ -35,4 +41,13 @@ export async function mapPool<T, R>(
   await Promise.all(Array.from({ length: lanes }, () => lane()));
   if (failure !== null) throw (failure as { error: unknown }).error;
   return results;
+}
+
+/**
+ * Longest first: the indices of `items` by descending `cost`, ties in input order. With lanes taking work in
+ * this order the last task to start is a short one, so the lanes finish close together.
+ */
+export function longestFirst<T>(items: readonly T[], cost: (item: T) => number): number[] {
+  const costs = items.map(cost);
+  return items.map((_, i) => i).sort((a, b) => costs[b]! - costs[a]! || a - b);
 }

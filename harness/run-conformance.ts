@@ -1,5 +1,6 @@
 // Runs the selected scenarios against one implementation and returns the sealed conformance report.
 import { existsSync } from 'node:fs';
+import { currentBundle } from './reference-bundle.js';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
@@ -7,13 +8,21 @@ import { startDriver } from './driver/start-driver.js';
 import { EjcError } from './errors.js';
 import { selectScenarios } from './select-scenarios.js';
 import { runScenario } from './run-scenario.js';
-import { defaultJobs, mapPool } from './pool.js';
+import { defaultJobs, longestFirst, mapPool } from './pool.js';
+import { recordedDurations } from './scenario-durations.js';
 import type { Capabilities, HelloResult } from './protocol/schemas.js';
 import { REPORT_SCHEMA_NAME, REPORT_SCHEMA_VERSION, type Launch, type Report, type ScenarioResult, type ScenarioVerdict } from '../reports/schema.js';
 import { reportVerdict, summarize, sumCounts } from '../reports/derive.js';
 import { sealReport } from '../reports/seal.js';
 import { claimBoundary } from '../reports/boundary.js';
+import { describeEnvironment } from '../reports/environment.js';
+import { fingerprintLaunch, REFERENCE_MODULE } from '../reports/fingerprint.js';
+import { harnessBuild } from '../reports/harness-build.js';
+import { settingsOf, type FamilySettings } from '../reports/settings.js';
 import { allScenarios } from '../scenarios/catalog.js';
+import { DEFAULT_TIMEOUT_MS } from './defaults.js';
+import { implSecretsEnv } from './secrets/impl-secrets.js';
+import { maskValue } from './secrets/mask.js';
 
 export interface RunOptions {
   launch: Launch;
@@ -22,11 +31,27 @@ export interface RunOptions {
   seed: number;
   shard: { index: number; count: number } | null;
   expectFailures: ReadonlySet<string>;
+  /** The --expect-failures file as given, so a listed scenario's reproduce command carries it. */
+  expectFailuresFile?: string;
+  /** Scenario id globs left out of the selection (before sharding). */
+  excludePatterns?: string[];
   keep: 'all' | 'failed' | 'none';
+  /** Keep every trial's wire transcript, even where the trial directory is not kept. */
+  transcripts?: boolean;
+  /** Where report.json will be written, for its `reproduce.verify` command. */
+  reportPath?: string | null;
   timeoutMs: number;
   /** Scenarios run concurrently (default: one per core); the report is the same for every value. */
   jobs?: number;
+  /** Values of the launch's declared-secret options (`launch.secretOptions` names them); never recorded. */
+  implSecrets?: Readonly<Record<string, string>>;
+  /** Stop at the first failed, inconclusive or stale scenario: running ones finish, nothing new starts; the report is partial. */
+  bail?: boolean;
   argv: string[];
+  /** --impl-files globs: files the implementation loads, bound into the report's fingerprint. */
+  implFiles?: readonly string[];
+  /** Outcome-shaping settings a scenario family adds (recorded under settings.families). */
+  familySettings?: FamilySettings;
   onProgress?: (e: ProgressEvent) => void;
 }
 
@@ -35,8 +60,7 @@ export type ProgressEvent =
   | { kind: 'scenario-end'; index: number; total: number; id: string; verdict: ScenarioVerdict; durationMs: number }
   | { kind: 'kept'; id: string; dir: string };
 
-/** The module name that stands for the bundled reference journal, portable across machines. */
-export const REFERENCE_MODULE = 'ejc:reference';
+export { REFERENCE_MODULE };
 
 /** The reference journal's launch: the bundled adapter through the host driver. */
 export function defaultLaunch(options: Record<string, string> = {}): Launch {
@@ -46,15 +70,18 @@ export function defaultLaunch(options: Record<string, string> = {}): Launch {
 /** Runs the matrix and returns the sealed report; usage problems throw EjcError before any trial. */
 export async function runConformance(options: RunOptions): Promise<Report> {
   const startedAt = new Date();
-  const selected = selectScenarios(allScenarios(), options.scenarioPatterns, options.tags, options.shard);
+  const exclude = options.excludePatterns ?? [];
+  const selected = selectScenarios(allScenarios(), options.scenarioPatterns, options.tags, options.shard, exclude);
   for (const id of options.expectFailures) {
     if (!allScenarios().some((s) => s.id === id)) throw new EjcError('usage', `--expect-failures names unknown scenario ${id}`);
   }
   const spawnLaunch = resolveForSpawn(options.launch);
-  const hello = await probe(spawnLaunch, options.timeoutMs);
+  const hello = await probe(spawnLaunch, options.timeoutMs, options.implSecrets);
+  const fingerprint = fingerprintImplementation(options);
   // Each pack section maps scenario id to that scenario's contribution, so shards hold disjoint keys.
   const sections: Record<string, Record<string, unknown>> = {};
   let done = 0;
+  let stoppedAfter: string | null = null;
   const ran = await mapPool(selected, options.jobs ?? defaultJobs(), async (scenario, i) => {
     options.onProgress?.({ kind: 'scenario-start', index: i + 1, total: selected.length, id: scenario.id });
     const result = await runScenario(scenario, {
@@ -65,25 +92,30 @@ export async function runConformance(options: RunOptions): Promise<Report> {
       capabilities: hello.capabilities,
       expectedFailure: options.expectFailures.has(scenario.id),
       reproduce: reproduceCommand(options, scenario.id),
+      ...(options.transcripts === true ? { transcripts: true } : {}),
+      ...(options.implSecrets === undefined ? {} : { implSecrets: options.implSecrets }),
       onKept: (id, dir) => options.onProgress?.({ kind: 'kept', id, dir }),
       onSection: (name, id, value) => {
         (sections[name] ??= {})[id] = value;
       },
     });
     done += 1;
+    if (options.bail === true && BAIL_VERDICTS.has(result.verdict)) stoppedAfter ??= scenario.id;
     options.onProgress?.({ kind: 'scenario-end', index: done, total: selected.length, id: scenario.id, verdict: result.verdict, durationMs: result.durationMs });
     return result;
-  });
+  }, () => stoppedAfter !== null, scheduleOrder(selected));
   const results = ran.filter((r): r is ScenarioResult => r !== undefined);
+  const notRun = selected.filter((_, i) => ran[i] === undefined).map((s) => s.id);
   sortSections(sections);
   const summary = summarize(results);
   const finishedAt = new Date();
-  return sealReport({
+  // Sealed after masking, so the hashes cover exactly the bytes every writer emits.
+  return sealReport(maskValue({
     schema: { name: REPORT_SCHEMA_NAME, version: REPORT_SCHEMA_VERSION },
     implementation: { name: hello.name, version: hello.version, protocolVersion: hello.protocolVersion, capabilities: sortedCaps(hello.capabilities), launch: options.launch },
-    harness: { name: 'effect-journal-conformance', version: harnessVersion(), node: process.version, platform: `${process.platform}-${process.arch}` },
+    harness: { name: 'effect-journal-conformance', version: harnessVersion(), node: process.version, platform: `${process.platform}-${process.arch}`, build: harnessBuild() },
     seed: options.seed,
-    selection: { scenarios: [...options.scenarioPatterns], tags: [...options.tags], shard: options.shard },
+    selection: { scenarios: [...options.scenarioPatterns], tags: [...options.tags], shard: options.shard, ...(exclude.length > 0 ? { exclude: [...exclude] } : {}) },
     startedAt: startedAt.toISOString(),
     finishedAt: finishedAt.toISOString(),
     durationMs: finishedAt.getTime() - startedAt.getTime(),
@@ -92,18 +124,41 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     counts: sumCounts(results.flatMap((r) => r.trials)),
     scenarios: results,
     sections,
-    reproduce: { run: ['npx ejc', ...options.argv.map(shellQuote)].join(' ').trim(), verify: 'npx ejc verify report.json' },
-    boundary: claimBoundary(),
-  });
+    reproduce: { run: reproduceRunCommand(options), verify: `npx ejc verify ${shellQuote(options.reportPath ?? 'report.json')}` },
+    boundary: claimBoundary(hello.capabilities.externalState),
+    fingerprint,
+    environment: [describeEnvironment(options.shard?.index ?? null)],
+    settings: settingsOf(options),
+    ...(stoppedAfter === null ? {} : { partial: { reason: 'bail' as const, stoppedAfter, notRun } }),
+  }));
 }
 
-/** The bundled reference adapter's compiled path. */
+/** The fingerprint of what `options.launch` runs, with relative paths taken from the invoking directory. */
+export function fingerprintImplementation(options: Pick<RunOptions, 'launch' | 'implFiles'>): Report['fingerprint'] {
+  const reference = options.launch.kind === 'module' && options.launch.module === REFERENCE_MODULE;
+  return fingerprintLaunch(options.launch, { cwd: process.cwd(), implFiles: options.implFiles ?? [], ...(reference ? { referenceAdapter: referenceAdapterPath() } : {}) });
+}
+
+/** The verdicts --bail stops at: everything that fails a gate. An expected failure does not. */
+const BAIL_VERDICTS: ReadonlySet<ScenarioVerdict> = new Set(['failed', 'inconclusive', 'stale_expected_failure']);
+
+/**
+ * Lanes take the longest scenarios first (by the witness's recorded durations; an unrecorded one counts as the
+ * mean), so no lane is left running one long sweep alone at the end. Results still come back in catalog order.
+ */
+export function scheduleOrder(scenarios: ReadonlyArray<{ readonly id: string }>, durations: ReadonlyMap<string, number> = recordedDurations()): number[] {
+  const known = [...durations.values()];
+  const fallback = known.length === 0 ? 0 : known.reduce((a, b) => a + b, 0) / known.length;
+  return longestFirst(scenarios, (s) => durations.get(s.id) ?? fallback);
+}
+
+/** The bundled reference adapter's compiled path: its one-module bundle when that is current, else the tsc output. */
 export function referenceAdapterPath(): string {
   const here = fileURLToPath(import.meta.url);
   const candidates = [resolve(dirname(here), '../reference-impl/adapter.js'), resolve(dirname(here), '../dist/reference-impl/adapter.js')];
   const found = candidates.find((c) => existsSync(c));
   if (!found) throw new EjcError('adapter_missing', `the reference adapter is not built (looked for ${candidates.join(', ')}): run npm run build`);
-  return found;
+  return currentBundle(found) ?? found;
 }
 
 /** The launch as it is spawned: the reference alias and relative module paths made absolute. */
@@ -114,17 +169,57 @@ export function resolveForSpawn(launch: Launch): Launch {
 }
 
 /** One throwaway driver to learn the capabilities; a broken adapter fails here, before any trial. */
-export async function probe(launch: Launch, timeoutMs: number): Promise<HelloResult> {
-  const handle = await startDriver(launch, { label: 'probe', cwd: process.cwd(), timeoutMs });
+export async function probe(launch: Launch, timeoutMs: number, implSecrets?: Readonly<Record<string, string>>): Promise<HelloResult> {
+  const env = implSecretsEnv(implSecrets);
+  const handle = await startDriver(launch, { label: 'probe', cwd: process.cwd(), timeoutMs, ...(env === undefined ? {} : { env }) });
   await handle.close();
   return handle.hello;
 }
 
-/** The exact command that re-runs one scenario with the same implementation and seed. */
-export function reproduceCommand(options: Pick<RunOptions, 'launch' | 'seed'>, id: string): string {
-  const impl = options.launch.kind === 'command' ? `--cmd ${shellQuote(options.launch.command)}` : options.launch.module === REFERENCE_MODULE ? '' : `--impl ${shellQuote(options.launch.module)}`;
-  const implOptions = options.launch.kind === 'module' ? Object.entries(options.launch.options).map(([k, v]) => `--impl-option ${shellQuote(`${k}=${v}`)}`) : [];
-  return ['npx ejc run', impl, ...implOptions, `--scenario ${shellQuote(id)}`, `--seed ${options.seed}`, '--keep-failed'].filter((p) => p !== '').join(' ');
+/**
+ * The exact command that re-runs one scenario with the same outcome: the implementation and its
+ * options, the seed, a non-default timeout, and the expect-failures file when it lists the scenario.
+ */
+export function reproduceCommand(options: Pick<RunOptions, 'launch' | 'seed'> & Partial<Pick<RunOptions, 'timeoutMs' | 'expectFailures' | 'expectFailuresFile'>>, id: string): string {
+  const timeout = options.timeoutMs === undefined || options.timeoutMs === DEFAULT_TIMEOUT_MS ? [] : [`--timeout ${options.timeoutMs}`];
+  const listed = options.expectFailuresFile !== undefined && options.expectFailures?.has(id) === true;
+  const expect = listed ? [`--expect-failures ${shellQuote(options.expectFailuresFile!)}`] : [];
+  return ['npx ejc run', ...implFlags(options.launch), `--scenario ${shellQuote(id)}`, `--seed ${options.seed}`, ...timeout, ...expect, '--keep-failed'].join(' ');
+}
+
+/**
+ * The command that re-runs the whole run: the caller's other flags kept, the ones that name the
+ * implementation or shape outcomes written from the options, so it always agrees with the report.
+ */
+export function reproduceRunCommand(options: Pick<RunOptions, 'launch' | 'scenarioPatterns' | 'tags' | 'seed' | 'shard' | 'timeoutMs' | 'argv'> & Partial<Pick<RunOptions, 'excludePatterns'>>): string {
+  const rebuilt = new Set(['impl', 'impl-option', 'impl-secret', 'cmd', 'scenario', 'tag', 'exclude', 'seed', 'shard', 'timeout']);
+  const args = options.argv[0] === 'run' ? options.argv.slice(1) : options.argv;
+  const kept: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const flag = /^--([a-z-]+)(=.*)?$/s.exec(args[i]!);
+    if (flag !== null && rebuilt.has(flag[1]!)) {
+      if (flag[2] === undefined) i++;
+    } else kept.push(args[i]!);
+  }
+  return [
+    'npx ejc run',
+    ...implFlags(options.launch),
+    ...options.scenarioPatterns.map((p) => `--scenario ${shellQuote(p)}`),
+    ...options.tags.map((t) => `--tag ${shellQuote(t)}`),
+    ...(options.excludePatterns ?? []).map((p) => `--exclude ${shellQuote(p)}`),
+    `--seed ${options.seed}`,
+    ...(options.shard === null ? [] : [`--shard ${options.shard.index}/${options.shard.count}`]),
+    `--timeout ${options.timeoutMs}`,
+    ...kept.map(shellQuote),
+  ].join(' ');
+}
+
+function implFlags(launch: Launch): string[] {
+  if (launch.kind === 'command') return [`--cmd ${shellQuote(launch.command)}`];
+  const impl = launch.module === REFERENCE_MODULE ? [] : [`--impl ${shellQuote(launch.module)}`];
+  // A secret option is named by the variable it is read from, so the command runs without carrying the value.
+  const secrets = Object.entries(launch.secretOptions ?? {}).map(([k, env]) => `--impl-secret ${shellQuote(`${k}=env:${env}`)}`);
+  return [...impl, ...Object.entries(launch.options).map(([k, v]) => `--impl-option ${shellQuote(`${k}=${v}`)}`), ...secrets];
 }
 
 function shellQuote(s: string): string {

@@ -7,8 +7,11 @@ import { createTrialDir } from './trial-dir.js';
 import { deriveSeed } from './rng.js';
 import type { Capabilities } from './protocol/schemas.js';
 import type { Launch, ScenarioResult, Trial } from '../reports/schema.js';
-import { inconclusiveCause, scenarioVerdict, trialVerdict } from '../reports/derive.js';
+import { scenarioVerdict, trialHeadline, trialVerdict } from '../reports/derive.js';
 import { missingNeed, type Scenario } from '../scenarios/define.js';
+import { keepOnlyTranscript, writeTranscript } from './transcript/write-transcript.js';
+import { maskTreeSync, maskValue } from './secrets/mask.js';
+import { environmentError, fullFileSystem } from './environment.js';
 
 export interface ScenarioRunOptions {
   readonly launch: Launch;
@@ -18,6 +21,10 @@ export interface ScenarioRunOptions {
   readonly capabilities: Capabilities;
   readonly expectedFailure: boolean;
   readonly reproduce: string;
+  /** Keep the wire transcript of every trial, even when its directory is not kept (then the directory holds only the transcript). */
+  readonly transcripts?: boolean;
+  /** Declared-secret adapter options (`--impl-secret`), handed to every driver in its environment. */
+  readonly implSecrets?: Readonly<Record<string, string>>;
   /** Told where a kept trial directory is. */
   readonly onKept?: (scenarioId: string, dir: string) => void;
   /** Told of each report section the trial contributed (see TrialContext.sections). */
@@ -34,28 +41,33 @@ export async function runScenario(scenario: Scenario, options: ScenarioRunOption
   }
   const trial = await runTrial(scenario, options);
   const verdict = scenarioVerdict([trial], { expectedFailure: options.expectedFailure });
-  const firstFailed = trial.assertions.find((a) => !a.passed);
-  const reason = trial.verdict === 'inconclusive' ? inconclusiveCause(trial) : firstFailed ? `assertion failed: ${firstFailed.name}` : null;
-  return { ...base, verdict, reason, trials: [trial], durationMs: Date.now() - started };
+  const reason = trialHeadline(trial);
+  // Whatever a driver said (errors, stderr, rows) ends up here: no planted or declared secret leaves by value.
+  return maskValue({ ...base, verdict, reason, trials: [trial], durationMs: Date.now() - started });
 }
 
 async function runTrial(scenario: Scenario, options: ScenarioRunOptions): Promise<Trial> {
   const started = Date.now();
   const seed = deriveSeed(options.seed, scenario.id);
-  const dir = await createTrialDir(`ejc-${scenario.id}`);
-  const t = new TrialContext({ id: `${scenario.id}#1`, seed, dir: dir.path, launch: options.launch, timeoutMs: options.timeoutMs, capabilities: options.capabilities });
+  const dir = await createTrialDir(`ejc-${scenario.id}`).catch((error: unknown) => {
+    throw environmentError(error) ?? new EjcError('environment', `cannot create a trial directory: ${(error as Error).message}`, { cause: error });
+  });
+  const t = new TrialContext({ id: `${scenario.id}#1`, seed, dir: dir.path, launch: options.launch, timeoutMs: options.timeoutMs, capabilities: options.capabilities, ...(options.implSecrets === undefined ? {} : { implSecrets: options.implSecrets }) });
   const violations: Trial['violations'] = [];
   let clean = false;
+  let harnessFailure: EjcError | null = null;
   try {
     await scenario.trial(t);
     clean = true;
   } catch (err) {
-    classifyFailure(t, err, violations);
+    harnessFailure = environmentError(err);
+    if (harnessFailure === null) classifyFailure(t, scenario, err, violations);
   } finally {
     if (clean) await t.closeAll();
     else await t.killAll();
   }
-  for (const [name, value] of Object.entries(t.sections)) options.onSection?.(name, scenario.id, value);
+  checkEchoes(t);
+  for (const [name, value] of Object.entries(t.sections)) options.onSection?.(name, scenario.id, maskValue(value));
   const world = t.world.counts();
   const trial: Trial = {
     id: t.id,
@@ -66,16 +78,34 @@ async function runTrial(scenario: Scenario, options: ScenarioRunOptions): Promis
     effectsAfter: t.effectsAfter,
     assertions: t.assertions,
     counts: { trials: 1, kills: t.kills.length, restarts: t.tally.restarts, ...world, replays: t.tally.replays, refusals: t.tally.refusals, disclosures: t.tally.disclosures, bytesScanned: t.tally.bytesScanned, canaryHits: t.tally.canaryHits },
+    ...(t.variableCounts.size > 0 ? { variableCounts: [...t.variableCounts].sort() } : {}),
     verdict: 'passed',
     inconclusiveReason: t.inconclusiveReason,
     violations,
     stderrTail: [],
+    events: t.record.timeline(),
     durationMs: Date.now() - started,
   };
   trial.verdict = trialVerdict(trial);
+  // A journal that failed on a full disk failed because of the harness's machine: no verdict, a harness error.
+  if (harnessFailure === null && trial.verdict !== 'passed') harnessFailure = fullFileSystem(dir.path);
+  if (harnessFailure !== null) {
+    await dir.cleanup();
+    throw harnessFailure;
+  }
   if (trial.verdict !== 'passed') trial.stderrTail = t.stderrTail();
   const keep = options.keep === 'all' || (options.keep === 'failed' && trial.verdict !== 'passed');
-  if (keep) {
+  if (keep || options.transcripts === true) {
+    await writeTranscript(dir.path, t.id, t.record);
+    if (!keep) await keepOnlyTranscript(dir.path);
+    // A kept directory is for reading: what the harness wrote there (logs, ledgers, traces) is masked; the journal's own files are its evidence.
+    try {
+      maskTreeSync(dir.path, (path) => t.journalDirs.some((j) => path === j));
+    } catch (error) {
+      // A kept directory that cannot be masked is not kept: it would hand out the secrets.
+      await dir.cleanup();
+      throw environmentError(error) ?? error;
+    }
     dir.keep();
     options.onKept?.(scenario.id, dir.path);
   } else {
@@ -84,10 +114,25 @@ async function runTrial(scenario: Scenario, options: ScenarioRunOptions): Promis
   return trial;
 }
 
-// A journal that answers an error where the contract needs a result fails; a broken protocol, a hang or a crash nobody planned is inconclusive.
-function classifyFailure(t: TrialContext, err: unknown, violations: Trial['violations']): void {
+// §11: a secret argument (or a session result) the journal repeats on stdout or stderr has left it, whatever the files say.
+function checkEchoes(t: TrialContext): void {
+  const { planted, findings } = t.secretEchoes();
+  if (planted === 0) return;
+  const name = 'the driver repeats no planted secret in a response, an error or on stderr (effect-journal §11)';
+  if (findings.length === 0) t.check(name, [], [], true);
+  else t.failConclusively(name, [], findings.map((f) => `${f.driver} ${f.stream}: [masked ${f.secret}]`));
+}
+
+// A journal that answers an error where the contract needs a result fails, even when that error kept a
+// planned crash from happening; a broken protocol, a hang or a crash nobody planned is inconclusive.
+function classifyFailure(t: TrialContext, scenario: Scenario, err: unknown, violations: Trial['violations']): void {
   if (err instanceof JournalOpError) {
-    t.check(`${err.op} succeeds`, 'a result', `error ${err.code}: ${err.message}`, false);
+    const name = `${err.op} answers a result, as ${scenario.spec} needs here`;
+    const actual = err.message;
+    // After a crash that went wrong the journal may be answering a state nobody planned: then the error is a consequence.
+    const untainted = t.inconclusiveReason === null && t.kills.every((k) => k.signal === 'SIGKILL');
+    if (untainted) t.failConclusively(name, 'a result', actual);
+    else t.check(name, 'a result', actual, false);
     return;
   }
   if (err instanceof ProtocolViolation) {

@@ -38,6 +38,7 @@ export const BUSY_RETRY_SLEEP_MS = 25;
 /** A checkpoint is best-effort: a busy reader defers it rather than stalling the caller for busy_timeout. */
 export const CHECKPOINT_BUSY_TIMEOUT_MS = 100;
 
-export const DEFAULT_SWEEP_CHUNK = 100;
+/** Captured rows per session-sweep chunk (announced in hello): small, so every multi-chunk path runs on a handful of rows. */
+export const DEFAULT_SWEEP_CHUNK = 2;
 export const DIGEST_VERSION = 'v5:';
 export const LEGACY_CALL_IDS: ReadonlySet<string> = new Set(['legacy:session', 'legacy:home', 'legacy:agent-run']);

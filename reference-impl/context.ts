@@ -11,6 +11,8 @@ export interface JournalContext {
   readonly crashpoint: (point: CrashPoint) => void;
   readonly tierMode: TierMode;
   readonly faults: ReadonlySet<Fault>;
+  /** Captured rows per session-sweep chunk, as announced in capabilities.sweepChunkSize. */
+  readonly sweepChunkSize: number;
   readonly now: () => string;
 }
 

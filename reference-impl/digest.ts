@@ -1,5 +1,6 @@
 // §11 digests: `v5:` + SHA-256 hex of the canonical JSON of a redacted projection.
 import { canonicalJson, sha256Hex } from '../harness/canonical-json.js';
+import type { EffectScope } from '../harness/protocol/schemas.js';
 import { DIGEST_VERSION } from './constants.js';
 import { redactArgs, redactValue } from './redact.js';
 
@@ -23,6 +24,32 @@ export function isCurrentDigest(digest: string): boolean {
 }
 
 /** A deterministic target idempotency key, generated once per row at prepare and stored. */
-export function idempotencyKeyFor(identity: unknown, id: number, replaces: string | null): string {
-  return `ik-${sha256Hex(canonicalJson({ identity, id, replaces })).slice(0, 32)}`;
+export function idempotencyKeyFor(identity: EffectIdentity, id: number, replaces: string | null): string {
+  return `ik-${sha256Hex(identityJson(identity, id, replaces)).slice(0, 32)}`;
+}
+
+/** The identity an idempotency key is derived from. */
+export interface EffectIdentity {
+  readonly scope: EffectScope;
+  readonly slot: number;
+  readonly toolId: string;
+}
+
+/**
+ * canonicalJson({ identity, id, replaces }) written out for its one fixed shape: every prepare pays for this key,
+ * and the generic walk (sorting keys at every level) costs four times as much. test/reference-impl/digest.test.ts
+ * checks it against canonicalJson.
+ */
+export function identityJson(identity: EffectIdentity, id: number, replaces: string | null): string {
+  const s = identity.scope;
+  const scope = s.kind === 'run'
+    ? `{"kind":"run","nodeId":${JSON.stringify(s.nodeId)},"runId":${JSON.stringify(s.runId)}}`
+    : `{"kind":"session","sessionId":${JSON.stringify(s.sessionId)},"turn":${number(s.turn)}}`;
+  const identityText = `{"scope":${scope},"slot":${number(identity.slot)},"toolId":${JSON.stringify(identity.toolId)}}`;
+  return `{"id":${number(id)},"identity":${identityText},"replaces":${replaces === null ? 'null' : JSON.stringify(replaces)}}`;
+}
+
+function number(n: number): string {
+  if (!Number.isFinite(n)) return canonicalJson(n);
+  return JSON.stringify(n);
 }

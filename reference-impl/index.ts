@@ -11,7 +11,7 @@ export { isJournaled, FIRST_PARTY_TOOLS, type ToolDef } from './journaling-predi
 
 /** Creates an unopened reference journal; tierMode defaults to reconciling, faults to allowed. */
 export function createReferenceJournal(
-  options: JournalFactoryOptions & { tierMode?: TierMode; faultsAllowed?: boolean },
+  options: JournalFactoryOptions & { tierMode?: TierMode; faultsAllowed?: boolean; sweepChunkSize?: number },
 ): ReferenceJournal {
   return new ReferenceJournal(options);
 }

@@ -4,7 +4,7 @@ import type { EffectJournal, JournalFactoryOptions } from '../harness/journal-in
 import { JournalError } from '../harness/journal-interface.js';
 import type { Capabilities, Fault, OpParams, OpResult, TierMode } from '../harness/protocol/schemas.js';
 import { BlockedReader } from './blocked-reader.js';
-import { ALL_FAULTS, CRASH_POINTS, DB_FILE_NAME, JOURNAL_NAME, JOURNAL_VERSION } from './constants.js';
+import { ALL_FAULTS, CRASH_POINTS, DB_FILE_NAME, DEFAULT_SWEEP_CHUNK, JOURNAL_NAME, JOURNAL_VERSION } from './constants.js';
 import type { JournalContext } from './context.js';
 import { gateNode } from './gate.js';
 import { clearLegacySessionResults, listAllEffects, seedRows } from './maintenance.js';
@@ -21,7 +21,7 @@ import { kxmCancel, kxmList, kxmResolve } from './kxm-resolve.js';
 import { createKxmSchema } from './kxm-schema.js';
 import { openConnection } from './sqlite.js';
 
-export type ReferenceJournalOptions = JournalFactoryOptions & { tierMode?: TierMode; faultsAllowed?: boolean };
+export type ReferenceJournalOptions = JournalFactoryOptions & { tierMode?: TierMode; faultsAllowed?: boolean; sweepChunkSize?: number };
 
 /** The reference journal; every operation is synchronous and answers errors as JournalError. */
 export class ReferenceJournal implements EffectJournal {
@@ -42,6 +42,9 @@ export class ReferenceJournal implements EffectJournal {
       seeding: true,
       outerTransactionProbe: true,
       kxm: true,
+      resolution: true,
+      sweepChunkSize: options.sweepChunkSize ?? DEFAULT_SWEEP_CHUNK,
+      sqliteWal: true,
     };
   }
 
@@ -64,6 +67,7 @@ export class ReferenceJournal implements EffectJournal {
         crashpoint: (point) => this.options.crashpoint(point),
         tierMode: this.capabilities.tierMode,
         faults: this.faults,
+        sweepChunkSize: this.capabilities.sweepChunkSize ?? DEFAULT_SWEEP_CHUNK,
         now: () => new Date().toISOString(),
       };
       return this.files();

@@ -1,6 +1,5 @@
 // prepare: the durable record before the effect, and the replay/refusal verdict for an existing identity.
-import type { EffectScope, PrepareRequest, PrepareVerdict, RefusalCode } from '../harness/protocol/schemas.js';
-import { RecordedResult } from '../harness/protocol/schemas.js';
+import type { EffectScope, PrepareRequest, PrepareVerdict, RecordedResult, RefusalCode } from '../harness/protocol/schemas.js';
 import type { JournalContext } from './context.js';
 import { argsDigest, idempotencyKeyFor, isCurrentDigest, outputMappingDigest } from './digest.js';
 import { scopeColumns, type RowRecord } from './schema.js';
@@ -26,9 +25,10 @@ export function prepareEffect(ctx: JournalContext, req: PrepareRequest): Prepare
         stmt(ctx.db, 'DELETE FROM run_effects WHERE id = ?').run(existing.id);
         replaces = existing.idempotency_key ?? `discarded:${existing.id}`;
       }
-      const id = insertPrepared(ctx, req, cols, digest, mappingDigest);
+      // The id SQLite would pick itself (max + 1; we hold the write lock), chosen first so the key goes into the same INSERT.
+      const id = nextRowId(ctx.db);
       const key = idempotencyKeyFor({ scope, slot: req.slot, toolId: req.toolId }, id, replaces);
-      stmt(ctx.db, 'UPDATE run_effects SET idempotency_key = ? WHERE id = ?').run(key, id);
+      insertPrepared(ctx, req, cols, digest, mappingDigest, id, key);
       ctx.crashpoint('prepare.before-commit');
       return { verdict: 'proceed', effectId: String(id), idempotencyKey: key };
     });
@@ -66,13 +66,18 @@ function judgeExisting(row: RowRecord, digest: string, mappingDigest: string): P
   return { verdict: 'replay', effectId: id, result };
 }
 
+// Checked by hand, not with the protocol's zod schema: the journal must not pay zod's load time in every driver.
 function parseRecorded(json: string): RecordedResult | null {
+  let value: unknown;
   try {
-    const parsed = RecordedResult.safeParse(JSON.parse(json));
-    return parsed.success ? parsed.data : null;
+    value = JSON.parse(json);
   } catch {
     return null;
   }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  const { modelValue, truncated, summary, outputMappingResult } = value as Record<string, unknown>;
+  if (typeof modelValue !== 'string' || typeof truncated !== 'boolean' || typeof summary !== 'string' || outputMappingResult === undefined) return null;
+  return { modelValue, truncated, summary, outputMappingResult };
 }
 
 function insertPrepared(
@@ -81,36 +86,45 @@ function insertPrepared(
   cols: ReturnType<typeof scopeColumns>,
   digest: string,
   mappingDigest: string,
-): number {
+  id: number,
+  key: string,
+): void {
   const now = ctx.now();
   const nodeAttempt = req.correlation.kind === 'run' ? req.correlation.attempt : null;
-  const info = insertStatement(ctx.db).run(
-    ...cols, req.slot, req.toolId, req.tier, digest, mappingDigest, nodeAttempt,
+  insertStatement(ctx.db).run(
+    id, ...cols, req.slot, req.toolId, req.tier, digest, mappingDigest, key, nodeAttempt,
     req.audit.providerAttempt, req.audit.callId, req.audit.ownerId, req.audit.generation, now, now,
   );
-  return Number(info.lastInsertRowid);
 }
 
 function insertStatement(db: Db) {
   return stmt(
     db,
-    `INSERT INTO run_effects (scope_kind, run_id, node_id, session_id, turn, slot, tool_id, tier, state, args_digest,
-       output_mapping_digest, node_attempt, provider_attempt, call_id, owner_id, generation, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'prepared', ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO run_effects (id, scope_kind, run_id, node_id, session_id, turn, slot, tool_id, tier, state, args_digest,
+       output_mapping_digest, idempotency_key, node_attempt, provider_attempt, call_id, owner_id, generation, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'prepared', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
 }
 
-// Equality per scope kind (never IS on parameters) so the lookup stays on an index.
+function nextRowId(db: Db): number {
+  const row = stmt(db, 'SELECT coalesce(max(id), 0) + 1 AS next FROM run_effects').get() as { next: number };
+  return row.next;
+}
+
+// The identity index's own expressions, so the lookup is one probe of the UNIQUE index (never IS on parameters):
+// an index on (run_id, node_id) alone would scan every slot of the node.
 function findByIdentity(db: Db, scope: EffectScope, slot: number, toolId: string): RowRecord | undefined {
   if (scope.kind === 'run') {
     return stmt(
       db,
-      `SELECT * FROM run_effects WHERE scope_kind = 'run' AND run_id = ? AND node_id = ? AND slot = ? AND tool_id = ?`,
+      `SELECT * FROM run_effects WHERE scope_kind = 'run' AND coalesce(run_id, '') = ? AND coalesce(node_id, '') = ?
+         AND coalesce(session_id, '') = '' AND coalesce(turn, -1) = -1 AND slot = ? AND tool_id = ?`,
     ).get(scope.runId, scope.nodeId, slot, toolId) as RowRecord | undefined;
   }
   return stmt(
     db,
-    `SELECT * FROM run_effects WHERE scope_kind = 'session' AND session_id = ? AND turn = ? AND slot = ? AND tool_id = ?`,
+    `SELECT * FROM run_effects WHERE scope_kind = 'session' AND coalesce(run_id, '') = '' AND coalesce(node_id, '') = ''
+       AND coalesce(session_id, '') = ? AND coalesce(turn, -1) = ? AND slot = ? AND tool_id = ?`,
   ).get(scope.sessionId, scope.turn, slot, toolId) as RowRecord | undefined;
 }
 

@@ -30,15 +30,26 @@ export function redactValue(value: unknown): unknown {
 export function redactString(text: string): string {
   const scheme = /^\s*(bearer|basic|token)\s+\S/i.exec(text);
   if (scheme) return `${canonicalScheme(scheme[1] ?? '')} ${REDACTED}`;
-  return maskQueryValues(maskUrlUserinfo(maskQuotedValues(text)));
+  // Each mask needs a character its pattern cannot match without; most strings carry none, and skip the regexes.
+  const quoted = (text.includes('"') || text.includes("'")) && (text.includes(':') || text.includes('=')) ? maskQuotedValues(text) : text;
+  const userinfo = quoted.includes('@') ? maskUrlUserinfo(quoted) : quoted;
+  return userinfo.includes('=') ? maskQueryValues(userinfo) : userinfo;
 }
 
 /** True for a structural credential key: its whole value is masked before traversal. */
 export function isCredentialKey(key: string): boolean {
-  const k = normalize(key);
-  if (CREDENTIAL_KEYS.has(k)) return true;
-  return CREDENTIAL_KEY_SUFFIXES.some((suffix) => k.endsWith(suffix));
+  // Argument keys repeat across every prepare; the answer is pure, so it is remembered (bounded).
+  let known = credentialKeyMemo.get(key);
+  if (known === undefined) {
+    const k = normalize(key);
+    known = CREDENTIAL_KEYS.has(k) || CREDENTIAL_KEY_SUFFIXES.some((suffix) => k.endsWith(suffix));
+    if (credentialKeyMemo.size >= 4096) credentialKeyMemo.clear();
+    credentialKeyMemo.set(key, known);
+  }
+  return known;
 }
+
+const credentialKeyMemo = new Map<string, boolean>();
 
 /** True for a URL query parameter whose value is an opaque credential. */
 export function isCredentialParam(name: string): boolean {
@@ -138,11 +149,14 @@ function decodeSafe(name: string): string {
   }
 }
 
+// An ordinary object (a null-prototype one is a slow dictionary); defineData keeps "__proto__" an own member.
 function dataObject(): Record<string, unknown> {
-  return Object.create(null) as Record<string, unknown>;
+  return {};
 }
 
-// defineProperty, never assignment: a "__proto__" key must stay an own data member.
+// Assignment, except for "__proto__": assigning that would set the prototype instead of defining a member.
+// (defineProperty for every key would cost five times as much.)
 function defineData(target: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  if (key === '__proto__') Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
 }

@@ -1,7 +1,6 @@
 // sessionSweep (§9): delete exactly the captured committed rows, all chunks in one BEGIN IMMEDIATE.
 import type { CapturedRow, SessionSweepRequest, SessionSweepResult } from '../harness/protocol/schemas.js';
 import { JournalError } from '../harness/journal-interface.js';
-import { DEFAULT_SWEEP_CHUNK } from './constants.js';
 import type { JournalContext } from './context.js';
 import { parseEffectId } from './schema.js';
 import { checkpointTruncate, stmt, writeTransaction } from './sqlite.js';
@@ -29,7 +28,7 @@ function sweepOwned(ctx: JournalContext, req: SessionSweepRequest): number {
   if (ctx.db.inTransaction) {
     throw new JournalError('outer_transaction', 'sessionSweep refuses to run inside an outer transaction: it must own its commit');
   }
-  const chunkSize = req.chunkSize ?? DEFAULT_SWEEP_CHUNK;
+  const chunkSize = ctx.sweepChunkSize;
   // Rows of another session are never ours to delete, whatever the caller captured.
   const owned = req.captured.filter((row) => row.sessionId === req.sessionId);
   const chunks: CapturedRow[][] = [];

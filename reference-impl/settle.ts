@@ -2,13 +2,14 @@
 import type { SettleRequest, SettleResult } from '../harness/protocol/schemas.js';
 import { JournalError } from '../harness/journal-interface.js';
 import { canonicalJson } from '../harness/canonical-json.js';
-import { requireRow, type JournalContext } from './context.js';
-import { stmt, writeTransaction } from './sqlite.js';
+import type { JournalContext } from './context.js';
+import { parseEffectId } from './schema.js';
+import { stmt, writeTransaction, type Db } from './sqlite.js';
 
 /** Settles a prepared row as committed (result retained for run rows) or ambiguous. */
 export function settleEffect(ctx: JournalContext, req: SettleRequest): SettleResult {
   const result = writeTransaction(ctx.db, () => {
-    const row = requireRow(ctx.db, req.effectId, 'settle_no_row');
+    const row = settleTarget(ctx.db, req.effectId);
     if (row.state !== 'prepared') {
       throw new JournalError('settle_already_settled', `effect ${req.effectId} is ${row.state}, not prepared`);
     }
@@ -33,4 +34,12 @@ export function settleEffect(ctx: JournalContext, req: SettleRequest): SettleRes
   });
   ctx.crashpoint('settle.after-commit');
   return result;
+}
+
+// Only the columns settle decides on: a full row costs as much to build as the rest of the settle.
+function settleTarget(db: Db, effectId: string): { id: number; scope_kind: 'run' | 'session'; state: string } {
+  const id = parseEffectId(effectId);
+  const row = id === null ? undefined : stmt(db, 'SELECT id, scope_kind, state FROM run_effects WHERE id = ?').get(id);
+  if (!row) throw new JournalError('settle_no_row', `no effect row with id ${JSON.stringify(effectId)}`);
+  return row as { id: number; scope_kind: 'run' | 'session'; state: string };
 }

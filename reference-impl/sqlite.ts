@@ -1,5 +1,6 @@
 // The SQLite layer: connection pragmas, BEGIN IMMEDIATE with bounded busy retry, read snapshots, checkpoints.
-import Database from 'better-sqlite3';
+import { createRequire } from 'node:module';
+import type BetterSqlite3 from 'better-sqlite3';
 import {
   BUSY_RETRIES,
   BUSY_RETRY_SLEEP_MS,
@@ -7,8 +8,11 @@ import {
   CHECKPOINT_BUSY_TIMEOUT_MS,
 } from './constants.js';
 
-export type Db = Database.Database;
-export type Statement = Database.Statement;
+// Required, not imported: an ESM import of a CommonJS package makes node lex its source for exports, ~10 ms of every driver start.
+const Database = createRequire(import.meta.url)('better-sqlite3') as typeof BetterSqlite3;
+
+export type Db = BetterSqlite3.Database;
+export type Statement = BetterSqlite3.Statement;
 export type CheckpointOutcome = 'complete' | 'deferred';
 
 /** Opens one connection with the pragmas the contract requires (WAL, NORMAL, secure_delete, busy_timeout). */
@@ -30,7 +34,7 @@ export function openConnection(path: string): Db {
 export function writeTransaction<T>(db: Db, fn: () => T): T {
   for (let attempt = 0; ; attempt++) {
     try {
-      return db.transaction(fn).immediate();
+      return inTransaction(db, 'BEGIN IMMEDIATE', fn);
     } catch (error) {
       if (!isBusy(error) || attempt >= BUSY_RETRIES) throw error;
       sleepSync(BUSY_RETRY_SLEEP_MS);
@@ -40,7 +44,32 @@ export function writeTransaction<T>(db: Db, fn: () => T): T {
 
 /** Runs `fn` inside one read transaction so every SELECT sees the same snapshot. */
 export function readTransaction<T>(db: Db, fn: () => T): T {
-  return db.transaction(fn).deferred();
+  return inTransaction(db, 'BEGIN DEFERRED', fn);
+}
+
+/**
+ * better-sqlite3's transaction semantics (a savepoint when already inside a transaction, rollback on a throw)
+ * on cached statements: `db.transaction(fn)` builds four wrapper functions per call, a fifth of a prepare+settle.
+ */
+function inTransaction<T>(db: Db, begin: 'BEGIN IMMEDIATE' | 'BEGIN DEFERRED', fn: () => T): T {
+  const nested = db.inTransaction;
+  stmt(db, nested ? 'SAVEPOINT ejc_nested' : begin).run();
+  try {
+    const result = fn();
+    stmt(db, nested ? 'RELEASE ejc_nested' : 'COMMIT').run();
+    return result;
+  } catch (error) {
+    // SQLite may already have rolled back by itself (e.g. after SQLITE_FULL); only undo what is still open.
+    if (db.inTransaction) {
+      if (nested) {
+        stmt(db, 'ROLLBACK TO ejc_nested').run();
+        stmt(db, 'RELEASE ejc_nested').run();
+      } else {
+        stmt(db, 'ROLLBACK').run();
+      }
+    }
+    throw error;
+  }
 }
 
 /** wal_checkpoint(TRUNCATE): complete only when SQLite reports no busy reader or writer. */

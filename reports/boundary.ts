@@ -1,13 +1,22 @@
 // The fixed boundary of what a conformance report claims; every report carries it and verify insists on it verbatim.
 import type { Report } from './schema.js';
 
-/** The boundary every report states: process-crash durability as observed here, nothing wider. */
-export function claimBoundary(): Report['boundary'] {
+/**
+ * The boundary every report states: process-crash durability as observed here, nothing wider. A journal that
+ * declares its durable state lives in a separate server (`externalState`) gets that server named as excluded.
+ */
+export function claimBoundary(externalState?: string): Report['boundary'] {
   return {
     claim: CLAIM,
     covers: [...COVERS],
-    excludes: [...EXCLUDES],
+    excludes: externalState === undefined ? [...EXCLUDES] : [...EXCLUDES, externalExclusion(externalState)],
   };
+}
+
+/** The exclusion a declared external server adds: the kill never reached it, so its own crash durability is untested. */
+export function externalExclusion(externalState: string): string {
+  return `the durable state the implementation declares it keeps in a separate server (${JSON.stringify(externalState)}): ` +
+    'the kill reaches the driver\'s processes, never that server, so the server\'s own crash durability is not tested';
 }
 
 // A report that silently claimed more (power loss, real engines, remote targets) would be the very

@@ -1,7 +1,13 @@
-// JUnit XML for CI dashboards: one testsuite per report, one testcase per scenario.
+// JUnit XML for CI dashboards: one testsuite per report, one testcase per scenario, grouped by family.
+import { maskText } from '../harness/masked-output.js';
+import { scenarioFamily } from './family.js';
 import type { Report, ScenarioResult } from './schema.js';
 
-/** Renders a report as JUnit XML (classname = spec section, name = scenario id). */
+/**
+ * Renders a report as JUnit XML: classname = the scenario's family (`cp04`, `kxm`; no dots of its own, so
+ * dashboards do not split it into packages), name = scenario id, the implementation's stderr tail in
+ * `<system-err>`. Masked like every artifact the harness writes.
+ */
 export function toJUnit(report: Report): string {
   const cases = report.scenarios.map(testcase);
   const failures = report.scenarios.filter((s) => s.verdict === 'failed' || s.verdict === 'stale_expected_failure').length;
@@ -23,7 +29,7 @@ export function toJUnit(report: Report): string {
     property('contentHash', report.contentHash),
     property('reproduce', report.reproduce.run),
   ].join('\n');
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n<testsuite ${suite}>\n<properties>\n${properties}\n</properties>\n${cases.join('\n')}\n</testsuite>\n</testsuites>\n`;
+  return maskText(`<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n<testsuite ${suite}>\n<properties>\n${properties}\n</properties>\n${cases.join('\n')}\n</testsuite>\n</testsuites>\n`);
 }
 
 /** Escapes text for XML content and attribute values, dropping characters XML 1.0 cannot carry at all. */
@@ -34,16 +40,17 @@ export function escapeXml(text: string): string {
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
 
 function testcase(s: ScenarioResult): string {
-  const head = `<testcase ${attrs({ classname: s.spec, name: s.id, time: seconds(s.durationMs) })}`;
+  const head = `<testcase ${attrs({ classname: scenarioFamily(s.id), name: s.id, time: seconds(s.durationMs) })}`;
+  const err = systemErr(s);
   switch (s.verdict) {
     case 'passed':
       return `${head}/>`;
     case 'failed':
-      return `${head}>\n<failure ${attrs({ message: s.reason ?? 'an assertion failed', type: 'failed' })}>${escapeXml(failureBody(s))}</failure>\n</testcase>`;
+      return `${head}>\n<failure ${attrs({ message: s.reason ?? 'an assertion failed', type: 'failed' })}>${escapeXml(failureBody(s))}</failure>${err}\n</testcase>`;
     case 'stale_expected_failure':
       return `${head}>\n<failure ${attrs({ message: 'passed, but listed as an expected failure: remove it from the expect-failures file', type: 'stale_expected_failure' })}>${escapeXml(`reproduce: ${s.reproduce}`)}</failure>\n</testcase>`;
     case 'inconclusive':
-      return `${head}>\n<error ${attrs({ message: s.reason ?? inconclusiveReason(s), type: 'inconclusive' })}>${escapeXml(inconclusiveBody(s))}</error>\n</testcase>`;
+      return `${head}>\n<error ${attrs({ message: s.reason ?? inconclusiveReason(s), type: 'inconclusive' })}>${escapeXml(inconclusiveBody(s))}</error>${err}\n</testcase>`;
     case 'not_applicable':
       return `${head}>\n<skipped ${attrs({ message: `not applicable: ${s.reason ?? 'a needed capability is missing'}` })}/>\n</testcase>`;
     case 'expected_failure':
@@ -51,8 +58,14 @@ function testcase(s: ScenarioResult): string {
   }
 }
 
+// The driver's stderr tail, where dashboards show a test's output; empty when the implementation wrote nothing.
+function systemErr(s: ScenarioResult): string {
+  const tail = s.trials.flatMap((t) => t.stderrTail.map((l) => `[${t.id}] ${l}`));
+  return tail.length === 0 ? '' : `\n<system-err>${escapeXml(tail.join('\n'))}</system-err>`;
+}
+
 function failureBody(s: ScenarioResult): string {
-  const lines: string[] = [];
+  const lines: string[] = s.spec === '' ? [] : [`contract: ${s.spec}`];
   for (const t of s.trials) {
     for (const a of t.assertions) {
       if (a.passed) continue;
@@ -72,7 +85,6 @@ function inconclusiveBody(s: ScenarioResult): string {
   for (const t of s.trials) {
     if (t.verdict !== 'inconclusive') continue;
     lines.push(`trial ${t.id}: ${t.inconclusiveReason ?? t.violations[0]?.message ?? 'planned kill not observed'}`);
-    for (const l of t.stderrTail) lines.push(`  stderr: ${l}`);
   }
   lines.push(`reproduce: ${s.reproduce}`);
   return lines.join('\n');

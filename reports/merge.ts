@@ -18,6 +18,11 @@ export function mergeReports(reports: Report[], options: MergeOptions = {}): Rep
     const result = verifyReport(r);
     if (!result.ok) throw new EjcError('report_invalid', `report ${i + 1} does not verify: ${result.problems[0]}`);
   });
+  reports.forEach((r, i) => {
+    if (r.partial !== undefined) {
+      throw new EjcError('usage', `cannot merge: report ${i + 1} is partial (--bail stopped it after ${r.partial.stoppedAfter}; ${r.partial.notRun.length} scenario(s) never ran); re-run that shard without --bail`);
+    }
+  });
   checkSameRun(reports);
   const shards = checkShards(reports);
   const first = shards[0]!;
@@ -37,6 +42,8 @@ export function mergeReports(reports: Report[], options: MergeOptions = {}): Rep
     counts: sumCounts(scenarios.flatMap((s) => s.trials)),
     scenarios,
     sections: mergeSections(shards),
+    // Shards may run on different machines: each keeps its own environment entry, in shard order.
+    environment: shards.flatMap((r) => r.environment),
     reproduce: {
       run: withoutShardFlag(first.reproduce.run),
       verify: options.reportPath === undefined ? first.reproduce.verify : `npx ejc verify ${options.reportPath}`,
@@ -56,7 +63,10 @@ function checkSameRun(reports: Report[]): void {
     ['implementation', (r) => r.implementation],
     ['seed', (r) => r.seed],
     ['harness version', (r) => [r.harness.name, r.harness.version]],
-    ['scenario selection', (r) => [r.selection.scenarios, r.selection.tags]],
+    ['harness build', (r) => r.harness.build],
+    ['implementation fingerprint', (r) => r.fingerprint.digest],
+    ['settings', (r) => r.settings],
+    ['scenario selection', (r) => [r.selection.scenarios, r.selection.tags, r.selection.exclude ?? []]],
     ['schema', (r) => r.schema],
   ];
   for (const [what, pick] of same) {

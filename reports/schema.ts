@@ -1,9 +1,11 @@
 // The conformance report's zod schema: the witness artifact every run writes and `ejc verify` checks.
 import { z } from 'zod';
 import { Capabilities, EffectRow } from '../harness/protocol/schemas.js';
+import { Environment, Fingerprint, HarnessBuild, Settings } from './binding-schema.js';
 
 export const REPORT_SCHEMA_NAME = 'ejc-conformance-report';
-export const REPORT_SCHEMA_VERSION = 1;
+/** 2: reports bind the fingerprint, harness build, environment and settings (version 1 reports had none). */
+export const REPORT_SCHEMA_VERSION = 2;
 
 export const CountKeys = [
   'trials',
@@ -20,6 +22,9 @@ export const CountKeys = [
   'canaryHits',
 ] as const;
 export type CountKey = (typeof CountKeys)[number];
+/** The counts a trial may mark as legitimately variable: never a write, kill or canary count, which are findings. */
+export const VariableCountKeys = ['disclosures', 'replays', 'refusals', 'bytesScanned'] as const satisfies readonly CountKey[];
+export type VariableCountKey = (typeof VariableCountKeys)[number];
 export const Counts = z.object(Object.fromEntries(CountKeys.map((k) => [k, z.number().int().min(0)])) as Record<CountKey, z.ZodNumber>);
 export type Counts = z.infer<typeof Counts>;
 
@@ -28,6 +33,27 @@ export const Assertion = z.object({
   expected: z.unknown(),
   actual: z.unknown(),
   passed: z.boolean(),
+  /**
+   * Set on a failure that stands on its own: the journal's own answer broke a clause (an error where
+   * the contract needs a result, no durable write inside prepare, a crash point announced in the
+   * wrong operation, a planted secret echoed), so it decides the trial even when a planned kill is missing.
+   */
+  conclusive: z.literal(true).optional(),
+  /**
+   * The raw value of an observation the contract lets vary (a race, a kill window). `actual` then
+   * names the allowance it fell in, and only that enters the outcome digest.
+   */
+  observed: z.unknown().optional(),
+});
+
+/** One process as kill evidence; the command line has the trial directory replaced by `<trial>`. */
+export const ProcessEvidence = z.object({
+  pid: z.number().int().min(1),
+  session: z.number().int().min(0),
+  group: z.number().int().min(0),
+  cmdline: z.string(),
+  /** What it held under the journal's directory (open file, working directory or mapping). */
+  holds: z.array(z.string()),
 });
 
 export const Kill = z.object({
@@ -40,6 +66,37 @@ export const Kill = z.object({
   /** The signal the harness observed when the driver's process group was reaped. */
   signal: z.string().nullable(),
   driver: z.string().min(1),
+  /**
+   * The proof of the kill: how many of the driver's processes it ended at once, those among them that had left
+   * the driver's process group (a real crash all the same), and any that survived or still held the journal's
+   * files (then the trial is inconclusive). Pids are evidence only: the outcome digest keeps just the counts.
+   */
+  tree: z
+    .object({
+      processes: z.number().int().min(0),
+      escaped: z.array(ProcessEvidence),
+      survivors: z.array(ProcessEvidence),
+    })
+    .optional(),
+});
+
+/** How many timeline events a trial keeps in the report; the middle of a longer trial is elided (see harness/transcript). */
+export const MAX_TRIAL_EVENTS = 400;
+export const TrialEventKind = z.enum([
+  'start', 'request', 'result', 'error', 'crashpoint', 'resume', 'invalid', 'kill', 'exit', 'restart', 'target', 'disclosure', 'elided',
+]);
+/** One step of a trial's timeline, `t` ms after the trial began; built from the same record as the wire transcript. */
+export const TrialEvent = z.object({
+  t: z.number().min(0),
+  kind: TrialEventKind,
+  /** The driver process (`primary#1`), or null for the world (target writes). */
+  driver: z.string().nullable(),
+  /** The protocol sequence number of the line, for wire events. */
+  seq: z.number().int().min(0).nullable(),
+  /** The operation, crash point, kill point or target. */
+  name: z.string().nullable(),
+  /** A short outcome: a verdict, an error code, a signal, a write kind. */
+  detail: z.string().nullable(),
 });
 
 export const TrialVerdict = z.enum(['passed', 'failed', 'inconclusive']);
@@ -53,12 +110,16 @@ export const Trial = z.object({
   effectsAfter: z.array(EffectRow).nullable(),
   assertions: z.array(Assertion),
   counts: Counts,
+  /** Counts the contract lets vary between runs (e.g. disclosures of two racing resumes); left out of the outcome digest. */
+  variableCounts: z.array(z.enum(VariableCountKeys)).optional(),
   verdict: TrialVerdict,
   /** Why the trial is inconclusive (crash point never reached, timeout, protocol violation...). */
   inconclusiveReason: z.string().nullable(),
   violations: z.array(z.object({ op: z.string().nullable(), field: z.string().nullable(), message: z.string() })),
   /** The last lines the implementation wrote to stderr, for failing or inconclusive trials only. */
   stderrTail: z.array(z.string()),
+  /** The trial's timeline (absent in reports written before it existed); times are not outcome, so the outcome digest leaves it out. */
+  events: z.array(TrialEvent).max(MAX_TRIAL_EVENTS).optional(),
   durationMs: z.number().min(0),
 });
 
@@ -77,7 +138,13 @@ export const ScenarioResult = z.object({
 });
 
 export const Launch = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('module'), module: z.string().min(1), options: z.record(z.string(), z.string()) }),
+  z.object({
+    kind: z.literal('module'),
+    module: z.string().min(1),
+    options: z.record(z.string(), z.string()),
+    /** Declared-secret options (`--impl-secret`): name → the environment variable reproduce commands read it from. Never the value. */
+    secretOptions: z.record(z.string(), z.string()).optional(),
+  }),
   z.object({ kind: z.literal('command'), command: z.string().min(1) }),
 ]);
 
@@ -102,12 +169,14 @@ export const Report = z.object({
     capabilities: Capabilities,
     launch: Launch,
   }),
-  harness: z.object({ name: z.string(), version: z.string(), node: z.string(), platform: z.string() }),
+  harness: z.object({ name: z.string(), version: z.string(), node: z.string(), platform: z.string(), build: HarnessBuild }),
   seed: z.number().int().min(0),
   selection: z.object({
     scenarios: z.array(z.string()),
     tags: z.array(z.string()),
     shard: z.object({ index: z.number().int().min(1), count: z.number().int().min(1) }).nullable(),
+    /** --exclude globs; absent when none were given. */
+    exclude: z.array(z.string()).optional(),
   }),
   startedAt: z.string(),
   finishedAt: z.string(),
@@ -124,6 +193,14 @@ export const Report = z.object({
     covers: z.array(z.string()),
     excludes: z.array(z.string()),
   }),
+  /** What was tested, by content (reports/binding-schema.ts). */
+  fingerprint: Fingerprint,
+  /** Where it ran: one entry, or one per shard in a merged report. */
+  environment: z.array(Environment).min(1),
+  /** The settings besides seed and selection that shape outcomes. */
+  settings: Settings,
+  /** Present only when the run stopped early (--bail): the scenarios it never started. Absent in a complete run. */
+  partial: z.object({ reason: z.literal('bail'), stoppedAfter: z.string().min(1), notRun: z.array(z.string()) }).optional(),
   outcomeDigest: z.string().regex(/^[0-9a-f]{64}$/),
   contentHash: z.string().regex(/^[0-9a-f]{64}$/),
 });
@@ -131,6 +208,8 @@ export const Report = z.object({
 export type Assertion = z.infer<typeof Assertion>;
 export type Kill = z.infer<typeof Kill>;
 export type Trial = z.infer<typeof Trial>;
+export type TrialEvent = z.infer<typeof TrialEvent>;
+export type TrialEventKind = z.infer<typeof TrialEventKind>;
 export type TrialVerdict = z.infer<typeof TrialVerdict>;
 export type ScenarioResult = z.infer<typeof ScenarioResult>;
 export type ScenarioVerdict = z.infer<typeof ScenarioVerdict>;

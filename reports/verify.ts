@@ -1,10 +1,11 @@
 // Re-checks a conformance report from nothing but its own bytes: schema, seals, arithmetic and every verdict.
-import { canonicalJson } from '../harness/canonical-json.js';
+import { canonicalJson, hasLoneSurrogate } from '../harness/canonical-json.js';
 import { claimBoundary } from './boundary.js';
 import { reportVerdict, scenarioVerdict, sumCounts, summarize, trialVerdict, wasExpectedFailure } from './derive.js';
-import { Report, CountKeys } from './schema.js';
+import { Report, CountKeys, REPORT_SCHEMA_NAME, REPORT_SCHEMA_VERSION } from './schema.js';
 import type { Counts } from './schema.js';
 import { computeContentHash, computeOutcomeDigest } from './seal.js';
+import { checkBinding } from './verify-binding.js';
 
 export interface VerifyResult {
   ok: boolean;
@@ -18,6 +19,9 @@ export type SectionVerifier = (section: unknown, report: Report) => string[];
 export function verifyReport(value: unknown): VerifyResult {
   const problems: string[] = [];
   findCanaries(value, '$', problems);
+  const unsealable = findLoneSurrogates(value, '$', problems);
+  const version = otherVersion(value);
+  if (version !== null) return { ok: false, problems: [...problems, version] };
   const parsed = Report.safeParse(value);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) problems.push(`${formatPath(issue.path)}: schema: ${issue.message}`);
@@ -26,11 +30,15 @@ export function verifyReport(value: unknown): VerifyResult {
   const report = parsed.data;
   // zod drops fields it does not know; a report that carries extra claims must not verify silently.
   findUnknownFields(value, report, '$', problems);
+  // Without I-JSON text there is no canonical form to hash: every seal check would throw.
+  if (unsealable) return { ok: false, problems };
   checkSeals(report, problems);
   checkScenarios(report, problems);
   checkTotals(report, problems);
   checkClaims(report, problems);
+  checkPartial(report, problems);
   checkSections(report, problems);
+  checkBinding(report, problems);
   return { ok: problems.length === 0, problems };
 }
 
@@ -56,6 +64,33 @@ function findCanaries(value: unknown, path: string, problems: string[]): void {
       findCanaries(v, child, problems);
     }
   }
+}
+
+// A report of another schema version would drown in schema problems; one line says what it is instead.
+function otherVersion(value: unknown): string | null {
+  const schema = isObject(value) && isObject(value['schema']) ? value['schema'] : null;
+  if (schema === null || schema['name'] !== REPORT_SCHEMA_NAME || schema['version'] === REPORT_SCHEMA_VERSION) return null;
+  return `$.schema.version: is ${JSON.stringify(schema['version'])}; this ejc reads version ${REPORT_SCHEMA_VERSION} reports: verify it with the ejc version that wrote it`;
+}
+
+function findLoneSurrogates(value: unknown, path: string, problems: string[]): boolean {
+  let found = false;
+  const visit = (v: unknown, at: string): void => {
+    if (typeof v === 'string') {
+      if (hasLoneSurrogate(v)) {
+        problems.push(`${at}: holds a lone surrogate, which RFC 8785 canonical JSON refuses; the report cannot be hashed`);
+        found = true;
+      }
+    } else if (Array.isArray(v)) v.forEach((x, i) => visit(x, `${at}[${i}]`));
+    else if (v !== null && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) {
+        visit(k, `${at} (a member name)`);
+        visit(x, `${at}.${k}`);
+      }
+    }
+  };
+  visit(value, path);
+  return found;
 }
 
 function findUnknownFields(raw: unknown, parsed: unknown, path: string, problems: string[]): void {
@@ -132,9 +167,25 @@ function checkClaims(report: Report, problems: string[]): void {
     if (report.counts.duplicateWrites !== 0) problems.push(`$.counts.duplicateWrites: a conformant report has ${report.counts.duplicateWrites}, must be 0`);
     if (report.counts.restartWrites !== 0) problems.push(`$.counts.restartWrites: a conformant report has ${report.counts.restartWrites}, must be 0`);
   }
-  if (canonicalJson(report.boundary) !== canonicalJson(claimBoundary())) {
+  if (canonicalJson(report.boundary) !== canonicalJson(claimBoundary(report.implementation.capabilities.externalState))) {
     problems.push('$.boundary: differs from the fixed boundary of the claim (process-crash durability only)');
   }
+}
+
+// A partial report (--bail) is valid as what it is: it stopped after a scenario that fails a gate, and never ran the rest.
+function checkPartial(report: Report, problems: string[]): void {
+  const partial = report.partial;
+  if (partial === undefined) return;
+  const stopped = report.scenarios.find((s) => s.id === partial.stoppedAfter);
+  if (stopped === undefined) problems.push(`$.partial.stoppedAfter: ${partial.stoppedAfter} is not among the scenarios the report holds`);
+  else if (stopped.verdict === 'passed' || stopped.verdict === 'not_applicable' || stopped.verdict === 'expected_failure') {
+    problems.push(`$.partial.stoppedAfter: ${partial.stoppedAfter} is ${stopped.verdict}; a run stops only at a failure`);
+  }
+  if (report.verdict === 'conformant') problems.push('$.partial: a partial report cannot be conformant');
+  const ran = new Set(report.scenarios.map((s) => s.id));
+  partial.notRun.forEach((id, i) => {
+    if (ran.has(id)) problems.push(`$.partial.notRun[${i}]: ${id} is also among the scenarios that ran`);
+  });
 }
 
 function checkSections(report: Report, problems: string[]): void {

@@ -2,7 +2,9 @@
 import { defineScenario, type Scenario } from './define.js';
 import { defaultPrepare, isUnresolved, nodeRows, singleNodeRun, snapshotAfter, snapshotBefore } from './support.js';
 import { resumeRun, startRun } from '../harness/engine/run-engine.js';
-import type { OpParams } from '../harness/protocol/schemas.js';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { CallOutcome } from '../harness/driver/types.js';
+import type { OperationName, OpParams, RefusalCode } from '../harness/protocol/schemas.js';
 import type { TrialContext } from '../harness/engine/trial-context.js';
 
 export const cp07cp08: Scenario[] = [
@@ -13,7 +15,7 @@ export const cp07cp08: Scenario[] = [
     tags: ['crash-matrix', 'run', 'concurrency'],
     needs: [],
     description: 'Two separate driver processes on the same journal files send the same prepare concurrently.',
-    asserts: ['exactly one proceeds', 'the other is refused as duplicate_identity', 'at most one physical write'],
+    asserts: ['exactly one proceeds', 'the other is refused as another attempt (duplicate_identity or unresolved_prior_effect)', 'at most one physical write'],
     async trial(t) {
       const a = await t.driver('primary');
       const b = await t.driver('rival');
@@ -22,7 +24,8 @@ export const cp07cp08: Scenario[] = [
       const verdicts = [va.verdict, vb.verdict].sort();
       t.expect('verdicts of the two processes', ['proceed', 'refuse'], verdicts);
       const refused = [va, vb].find((v) => v.verdict === 'refuse');
-      t.expect('refusal code', 'duplicate_identity', refused?.verdict === 'refuse' ? refused.code : null);
+      const code = refused?.verdict === 'refuse' ? refused.code : null;
+      t.check('refusal code', ANOTHER_ATTEMPT.join(' or '), code, code !== null && ANOTHER_ATTEMPT.includes(code));
       const proceeded = [va, vb].filter((v) => v.verdict === 'proceed');
       for (const _ of proceeded) t.world.dispatch('payments', 3, { logicalKey: 'race/0/http_request', idempotencyKey: 'k', payload: '{}' });
       t.check('physical writes', '<= 1', t.world.counts().physicalWrites, t.world.counts().physicalWrites <= 1);
@@ -37,7 +40,7 @@ export const cp07cp08: Scenario[] = [
     tags: ['crash-matrix', 'run', 'concurrency'],
     needs: ['point:prepare.before-commit'],
     description: 'Driver A stops at prepare.before-commit (inside its transaction); driver B prepares the same identity; A is SIGKILLed; a restarted A prepares again.',
-    asserts: ['exactly one prepare proceeds across all three', 'the others are refused as duplicate_identity', 'at most one physical write'],
+    asserts: ['exactly one prepare proceeds across all three', 'the other is refused as another attempt (duplicate_identity or unresolved_prior_effect)', 'at most one physical write'],
     async trial(t) {
       const params = prepareParams(t);
       const a = await t.driver('primary');
@@ -55,8 +58,51 @@ export const cp07cp08: Scenario[] = [
       const vc = await restarted.op('prepare', params);
       const verdicts = [vb, vc];
       t.expect('prepares that proceed', 1, verdicts.filter((v) => v.verdict === 'proceed').length);
-      t.expect('refusal codes', ['duplicate_identity'], verdicts.filter((v) => v.verdict === 'refuse').map((v) => (v.verdict === 'refuse' ? v.code : '')));
+      const codes = verdicts.flatMap((v) => (v.verdict === 'refuse' ? [v.code] : []));
+      t.check('refusal codes', `one of ${ANOTHER_ATTEMPT.join(' or ')}`, codes, codes.length === 1 && ANOTHER_ATTEMPT.includes(codes[0]!));
       const after = await snapshotAfter(t, restarted);
+      const runId = params.correlation.kind === 'run' ? params.correlation.runId : '';
+      t.expect('rows for the identity', 1, after.filter((r) => r.scope.kind === 'run' && r.scope.runId === runId).length);
+    },
+  }),
+  defineScenario({
+    id: 'cp07.concurrent-prepare.interleaved',
+    title: 'Two processes prepare one identity, both past their checks before either commits',
+    spec: 'effect-journal §12.7, §2 EffectIdentity',
+    tags: ['crash-matrix', 'run', 'concurrency'],
+    needs: ['point:prepare.before-commit'],
+    description:
+      'The race of cp07.concurrent-prepare.race, forced instead of hoped for. Driver A stops at prepare.before-commit; driver B then prepares the same identity. ' +
+      'A journal without a cross-process lock lets B reach the same point too: B commits first, then A, so both commits follow both checks. ' +
+      'A journal that locks holds B until A commits (ejc gives B a bounded time to reach the point, then lets A go). No kill.',
+    asserts: ['exactly one prepare proceeds', 'the other is refused as another attempt (duplicate_identity or unresolved_prior_effect)', 'one row for the identity'],
+    async trial(t) {
+      const params = prepareParams(t);
+      const a = await t.driver('primary');
+      const b = await t.driver('rival');
+      const heldA = await a.holdAt('prepare', params, 'prepare.before-commit');
+      if (heldA.kind !== 'crashpoint') {
+        t.inconclusiveReason = 'driver A never stopped at prepare.before-commit';
+        return;
+      }
+      const pendingB = b.holdAt('prepare', params, 'prepare.before-commit');
+      // Which branch ran depends on the journal's locking and on the machine's load, so it never enters the outcome:
+      // every branch must end in the same verdicts.
+      const early = await Promise.race([pendingB, delay(INTERLEAVE_WINDOW_MS).then(() => null)]);
+      let vb: CallOutcome<'prepare'>;
+      let va: CallOutcome<'prepare'>;
+      if (early !== null && early.kind === 'crashpoint') {
+        vb = await finish(early);
+        va = await finish(heldA);
+      } else {
+        va = await finish(heldA);
+        vb = await finish(early ?? (await pendingB));
+      }
+      const verdicts = [va, vb].map(verdictOf);
+      t.expect('prepares that proceed', 1, verdicts.filter((v) => v === 'proceed').length);
+      const codes = [va, vb].flatMap((o) => (o.kind === 'result' && o.result.verdict === 'refuse' ? [o.result.code] : []));
+      t.check('refusal codes', `one of ${ANOTHER_ATTEMPT.join(' or ')}`, codes, codes.length === 1 && ANOTHER_ATTEMPT.includes(codes[0]!));
+      const after = await snapshotAfter(t, a);
       const runId = params.correlation.kind === 'run' ? params.correlation.runId : '';
       t.expect('rows for the identity', 1, after.filter((r) => r.scope.kind === 'run' && r.scope.runId === runId).length);
     },
@@ -88,6 +134,23 @@ export const cp07cp08: Scenario[] = [
     },
   }),
 ];
+
+// Both codes say "another attempt of this effect exists" (§2): a lost race, or the unresolved row that holds the identity.
+const ANOTHER_ATTEMPT: readonly RefusalCode[] = ['duplicate_identity', 'unresolved_prior_effect'];
+
+// How long B gets to reach prepare.before-commit while A holds there; a journal that locks keeps B waiting past it.
+const INTERLEAVE_WINDOW_MS = 1_500;
+
+// Resumes an outcome through any further announced points to its result or error.
+async function finish<O extends OperationName>(outcome: CallOutcome<O>): Promise<CallOutcome<O>> {
+  let current = outcome;
+  while (current.kind === 'crashpoint') current = await current.resume();
+  return current;
+}
+
+function verdictOf(outcome: CallOutcome<'prepare'>): string {
+  return outcome.kind === 'result' ? outcome.result.verdict : `error ${outcome.kind === 'error' ? outcome.code : ''}`;
+}
 
 function prepareParams(t: TrialContext): OpParams<'prepare'> {
   return defaultPrepare(t, t.rng.id('run'), 'node-a');

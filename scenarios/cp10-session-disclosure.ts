@@ -2,6 +2,7 @@
 import { defineScenario, type Scenario } from './define.js';
 import { defaultCall, rows, snapshotAfter, snapshotBefore } from './support.js';
 import { noticesFor, resumeSession, runTurn, sessionAddress } from '../harness/engine/session-engine.js';
+import { expectDisclosures } from './disclosures.js';
 import type { TrialContext } from '../harness/engine/trial-context.js';
 import type { JournalClient } from '../harness/engine/journal-client.js';
 
@@ -9,6 +10,8 @@ const SID = 'sess-1';
 const committedSilent = sessionAddress(0, 0, 'http_request');
 const unresolved = sessionAddress(0, 1, 'write_file');
 const crashedTurnEffect = sessionAddress(1, 0, 'http_request');
+/** The allowance for a disclosure a kill or a race may repeat: never zero, at most once per resume that read it. */
+const ONCE_OR_TWICE = 'between 1 and 2 (allowed)';
 
 export const cp10: Scenario[] = [
   session('cp10.session.disclose-once', 'A committed effect of a crashed turn is disclosed exactly once; unresolved rows on every resume', async (t) => {
@@ -17,8 +20,8 @@ export const cp10: Scenario[] = [
     await snapshotBefore(t, client);
     const first = await resumeSession(t, client, SID);
     const second = await resumeSession(t, client, SID);
-    t.expect('first resume disclosures', [`${unresolved}:unresolved`, `${crashedTurnEffect}:turn_incomplete`], labels(first.disclosed));
-    t.expect('second resume disclosures', [`${unresolved}:unresolved`], labels(second.disclosed));
+    expectDisclosures(t, 'first resume disclosures', [`${unresolved}:unresolved`, `${crashedTurnEffect}:turn_incomplete`], first.disclosed);
+    expectDisclosures(t, 'second resume disclosures', [`${unresolved}:unresolved`], second.disclosed);
     t.expect('first sweep deleted the two committed rows', 2, first.sweep?.deleted);
     await commonEnd(t, client);
   }),
@@ -32,8 +35,8 @@ export const cp10: Scenario[] = [
     await resumeSession(t, client, SID);
     const third = await resumeSession(t, client, SID);
     const n = noticesFor(t, SID, crashedTurnEffect);
-    t.check('notices naming the crashed turn\'s effect', 'between 1 and 2', n, n >= 1 && n <= 2);
-    t.expect('third resume discloses only the unresolved row', [`${unresolved}:unresolved`], labels(third.disclosed));
+    t.allow('notices naming the crashed turn\'s effect', ONCE_OR_TWICE, n, n >= 1 && n <= 2);
+    expectDisclosures(t, 'third resume discloses only the unresolved row', [`${unresolved}:unresolved`], third.disclosed);
     await commonEnd(t, client);
   }),
   session('cp10.session.concurrent-resume', 'Two concurrent chat-resumes: both may disclose, the sweep deletes each row once', async (t) => {
@@ -44,9 +47,11 @@ export const cp10: Scenario[] = [
     const [ra, rb] = await Promise.all([resumeSession(t, a, SID), resumeSession(t, b, SID)]);
     t.expect('rows deleted by both sweeps together', 2, (ra.sweep?.deleted ?? 0) + (rb.sweep?.deleted ?? 0));
     const n = noticesFor(t, SID, crashedTurnEffect);
-    t.check('notices naming the crashed turn\'s effect', 'between 1 and 2', n, n >= 1 && n <= 2);
+    // Which resume read first is the machine's doing: the digest records only that the count was allowed.
+    t.allow('notices naming the crashed turn\'s effect', ONCE_OR_TWICE, n, n >= 1 && n <= 2);
+    t.varies('disclosures');
     const third = await resumeSession(t, a, SID);
-    t.expect('a later resume discloses only the unresolved row', [`${unresolved}:unresolved`], labels(third.disclosed));
+    expectDisclosures(t, 'a later resume discloses only the unresolved row', [`${unresolved}:unresolved`], third.disclosed);
     await commonEnd(t, a);
   }),
   session('cp10.session.prepare-refused', 'A session prepare of an existing identity is always refused, never replayed', async (t) => {
@@ -93,8 +98,4 @@ async function commonEnd(t: TrialContext, client: JournalClient): Promise<void> 
   t.expect('rows left: only the unresolved one', [unresolved], after.map((r) => (r.scope.kind === 'session' ? sessionAddress(r.scope.turn, r.slot, r.toolId) : 'run')));
   t.expect('session rows holding a result before the sweep', 0, (t.effectsBefore ?? []).filter((r) => r.resultRetained).length);
   await snapshotAfter(t, client);
-}
-
-function labels(disclosed: Array<{ address: string; reason: string }>): string[] {
-  return disclosed.map((d) => `${d.address}:${d.reason}`).sort();
 }

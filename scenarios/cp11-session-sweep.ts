@@ -5,6 +5,8 @@ import { captured, runTurn, sessionAddress, transcriptOf } from '../harness/engi
 import type { TrialContext } from '../harness/engine/trial-context.js';
 import type { JournalClient } from '../harness/engine/journal-client.js';
 import type { CapturedRow, EffectRow } from '../harness/protocol/schemas.js';
+import { chunkTrials, committedRows, noSecondChunk } from './sweep-chunks.js';
+import { CrashInjected } from '../harness/engine/crash-plan.js';
 
 const SID = 'sess-sweep';
 
@@ -41,22 +43,42 @@ export const cp11session: Scenario[] = [
     t.expect('rows left', 3, (await rows(client)).length);
   }),
   sweep('cp11.session-sweep.chunk-failure-rolls-back', 'A failure after the first chunk rolls every chunk back', ['fault:sweep_fails_after_first_chunk'], async (t, client) => {
-    const all = await rows(client);
-    await client.op('fault', { fault: 'sweep_fails_after_first_chunk', enabled: true });
-    const result = await client.try('sessionSweep', { sessionId: SID, captured: capturedOf(all), chunkSize: 1 });
-    await client.op('fault', { fault: 'sweep_fails_after_first_chunk', enabled: false });
-    t.expect('sweep answer', 'sweep_failed', result.ok ? 'deleted' : result.code);
-    t.expect('rows left', 3, (await rows(client)).length);
+    const tried: number[] = [];
+    for (const n of chunkTrials(t.capabilities)) {
+      const all = await committedRows(t, client, SID, n);
+      tried.push(all.length);
+      await client.op('fault', { fault: 'sweep_fails_after_first_chunk', enabled: true });
+      const result = await client.try('sessionSweep', { sessionId: SID, captured: all });
+      await client.op('fault', { fault: 'sweep_fails_after_first_chunk', enabled: false });
+      // A sweep that fit in one chunk never reached the fault: grow it (unless the chunk size was announced).
+      if (result.ok) continue;
+      t.expect('sweep answer', 'sweep_failed', result.code);
+      t.expect('rows left', all.length, (await rows(client)).length);
+      return;
+    }
+    noSecondChunk(t, 'the injected failure after its first chunk', tried);
   }),
   sweep('cp11.session-sweep.kill-between-chunks', 'A kill between chunks leaves every captured row', ['point:session-sweep.between-chunks'], async (t, client) => {
-    const all = await rows(client);
-    t.planCrash({ kind: 'point', point: 'session-sweep.between-chunks' });
-    await t.untilCrash(() => client.op('sessionSweep', { sessionId: SID, captured: capturedOf(all), chunkSize: 1 }));
-    const fresh = await t.driver();
-    t.expect('rows left after the kill', 3, (await rows(fresh)).length);
-    const result = await fresh.op('sessionSweep', { sessionId: SID, captured: capturedOf(all), chunkSize: 1 });
-    t.expect('a repeated sweep deletes all three', 3, result.deleted);
-    return fresh;
+    const tried: number[] = [];
+    for (const n of chunkTrials(t.capabilities)) {
+      const all = await committedRows(t, client, SID, n);
+      tried.push(all.length);
+      const held = await client.holdAt('sessionSweep', { sessionId: SID, captured: all }, 'session-sweep.between-chunks');
+      if (held.kind !== 'crashpoint') continue;
+      // Planned once the point is reached: a sweep that never passes it is the failure recorded below, not a missed kill.
+      t.planCrash({ kind: 'point', point: 'session-sweep.between-chunks' });
+      await t.untilCrash(async () => {
+        await t.kill(client, 'point:session-sweep.between-chunks');
+        throw new CrashInjected('point:session-sweep.between-chunks');
+      });
+      const fresh = await t.driver();
+      t.expect('rows left after the kill', all.length, (await rows(fresh)).length);
+      const result = await fresh.op('sessionSweep', { sessionId: SID, captured: all });
+      t.expect('a repeated sweep deletes every captured row', all.length, result.deleted);
+      return fresh;
+    }
+    noSecondChunk(t, 'its between-chunks point', tried);
+    return client;
   }),
 ];
 
@@ -69,7 +91,8 @@ function sweep(id: string, title: string, needs: Need[], body: Body): Scenario {
     spec: 'effect-journal §12.11, §9',
     tags: ['crash-matrix', 'session', 'retention', 'sweep'],
     needs: ['sessions', ...needs],
-    description: 'Three turns each commit one effect; then the session sweep is driven with captured rows as the case requires.',
+    description:
+      'Three turns each commit one effect; then the session sweep is driven with captured rows as the case requires. A case that needs several chunks first commits more rows than the journal\'s announced `sweepChunkSize`, or, when none is announced, doubles the rows (2, 4, 8, …) until the sweep shows a second chunk.',
     asserts: [title],
     async trial(t) {
       const client = await t.driver();

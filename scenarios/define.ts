@@ -11,6 +11,8 @@ export type Need =
   | 'tierMode:reconciling'
   | 'tierMode:conservative'
   | 'kxm'
+  | 'resolution'
+  | 'sqliteWal'
   | 'harness:strace'
   | `point:${string}`
   | `fault:${string}`;
@@ -40,6 +42,8 @@ export function missingNeed(needs: readonly Need[], caps: Capabilities): string 
     if (need === 'seeding' && !caps.seeding) return 'seeding (fixture rows)';
     if (need === 'outerTransactionProbe' && !caps.outerTransactionProbe) return 'outerTransactionProbe';
     if (need === 'kxm' && caps.kxm !== true) return 'kxm (effect classes and recovery operations)';
+    if (need === 'resolution' && caps.resolution !== true) return 'resolution (operator resolve, a named follow-up of §8)';
+    if (need === 'sqliteWal' && caps.sqliteWal !== true) return 'sqliteWal (SQLite in WAL mode: a SQLite-only control)';
     if (need === 'harness:strace' && !straceAvailable()) return 'strace on the harness machine (with ptrace permitted)';
     if (need.startsWith('tierMode:') && caps.tierMode !== need.slice('tierMode:'.length)) return `${need} (implementation is ${caps.tierMode})`;
     if (need.startsWith('point:') && !caps.crashPoints.includes(need.slice('point:'.length))) return `announced crash point ${need.slice(6)}`;

@@ -1,6 +1,8 @@
 // Contract points observed outside a crash: exact scope matching, settle errors, and operator resolution (§4, §6, §8).
 import { defineScenario, type Scenario } from './define.js';
-import { defaultCall, defaultPrepare, nodeRows, rows, snapshotAfter, snapshotBefore } from './support.js';
+import { defaultCall, defaultPrepare, rows, runEffectKey, snapshotAfter, snapshotBefore } from './support.js';
+import { gateFor } from '../harness/engine/harness-gate.js';
+import type { EffectRow } from '../harness/protocol/schemas.js';
 import { resumeRun, startRun } from '../harness/engine/run-engine.js';
 import type { JournalClient } from '../harness/engine/journal-client.js';
 import type { TrialContext } from '../harness/engine/trial-context.js';
@@ -20,12 +22,12 @@ export const journalContract: Scenario[] = [
       await prepareUnresolved(t, client, 'a:b', 'c');
       await snapshotBefore(t, client);
       for (const runId of ['r10', 'r%', 'r_', 'r', 'r:1', 'a', 'a:b:c']) {
-        const gate = await client.op('gate', { scope: { kind: 'run', runId, nodeId: 'n' }, attempt: 1 });
+        const gate = await gateFor(t, client, { kind: 'run', runId, nodeId: 'n' });
         t.expect(`gate of ${runId}/n`, { decision: 'pass', effects: 0 }, { decision: gate.decision, effects: gate.effects.length });
       }
-      const own = await client.op('gate', { scope: { kind: 'run', runId: 'r1', nodeId: 'n' }, attempt: 1 });
+      const own = await gateFor(t, client, { kind: 'run', runId: 'r1', nodeId: 'n' });
       t.expect('gate of r1/n', 'refuse', own.decision);
-      const other = await client.op('gate', { scope: { kind: 'run', runId: 'a', nodeId: 'b:c' }, attempt: 1 });
+      const other = await gateFor(t, client, { kind: 'run', runId: 'a', nodeId: 'b:c' });
       t.expect('gate of a / b:c (same concatenation as a:b / c)', 0, other.effects.length);
       await snapshotAfter(t, client);
     },
@@ -42,7 +44,7 @@ export const journalContract: Scenario[] = [
       const run = { runId: t.rng.id('run'), nodes: [{ nodeId: 'node-a', calls: [defaultCall()], originalAttempt: 2, timeoutSlots: [0] }] };
       const first = await t.driver();
       await startRun(t, first, run);
-      const gate = await first.op('gate', { scope: { kind: 'run', runId: run.runId, nodeId: 'node-a' }, attempt: 1 });
+      const gate = await gateFor(t, first, { kind: 'run', runId: run.runId, nodeId: 'node-a' }, 1);
       t.expect('gate decision at attempt 1', 'refuse', gate.decision);
       t.expect('physical writes', 1, t.world.counts().physicalWrites);
       await snapshotAfter(t, first);
@@ -91,35 +93,49 @@ export const journalContract: Scenario[] = [
   }),
   defineScenario({
     id: 'journal.operator-resolution',
-    title: 'An operator resolves needs_attention rows as accepted or discarded, with actor and time',
-    spec: 'effect-journal §6, §8',
+    title: 'An operator resolves unresolved rows as accepted or discarded, with actor and time; a discarded node runs once more',
+    spec: 'effect-journal §6, §8 (operator resolution: a named follow-up, claimed with capabilities.resolution)',
     tags: ['run', 'state-machine', 'gate'],
-    needs: [],
-    description: 'Two nodes each leave an unresolved tier-3 row; the gate marks them needs_attention; one is resolved accepted, the other discarded.',
-    asserts: ['resolutions are recorded with the actor', 'both gates then pass', 'a discarded node may prepare again', 'resolving a committed row is refused'],
+    needs: ['resolution'],
+    description:
+      'Two nodes each left a prepared tier-3 effect that never reached its target; the gate refuses both. An operator resolves one accepted (the effect landed) and one discarded (it did not). After a restart both resolutions are still recorded with actor and time; the discarded node then runs once more, the accepted one never re-executes. Whether the journal reuses the discarded row or keeps it beside a new one is its choice.',
+    asserts: ['both gates refuse before the resolution', 'each resolution records its decision, actor and time, durably', 'the discarded node runs again: its prepare proceeds and the target sees exactly one write', 'the accepted effect is never dispatched again', 'no duplicate writes', 'resolving a committed row is refused'],
     async trial(t) {
       const client = await t.driver();
       const runId = t.rng.id('run');
       const a = await prepareUnresolved(t, client, runId, 'na');
       const b = await prepareUnresolved(t, client, runId, 'nb');
-      for (const nodeId of ['na', 'nb']) await client.op('gate', { scope: { kind: 'run', runId, nodeId }, attempt: 1 });
+      for (const nodeId of ['na', 'nb']) t.expect(`gate of ${nodeId} before the resolution`, 'refuse', (await gateFor(t, client, { kind: 'run', runId, nodeId })).decision);
+      const committed = await prepareUnresolved(t, client, runId, 'nc');
+      await client.op('settle', { effectId: committed, state: 'committed', result: null });
+      const refused = await client.try('resolve', { effectId: committed, decision: 'accepted', actor: 'operator@example' });
+      t.expect('resolving a committed row', 'resolve_invalid', refused.ok ? 'ok' : refused.code);
       const ra = await client.op('resolve', { effectId: a, decision: 'accepted', actor: 'operator@example' });
       const rb = await client.op('resolve', { effectId: b, decision: 'discarded', actor: 'operator@example' });
-      t.expect('recorded resolutions', ['accepted:operator@example', 'discarded:operator@example'], [ra, rb].map((r) => `${r.resolution?.decision}:${r.resolution?.actor}`));
-      for (const nodeId of ['na', 'nb']) {
-        const gate = await client.op('gate', { scope: { kind: 'run', runId, nodeId }, attempt: 1 });
-        t.expect(`gate of ${nodeId} after resolution`, 'pass', gate.decision);
-      }
-      const again = await client.op('prepare', defaultPrepare(t, runId, 'nb'));
-      t.expect('prepare of the discarded node', 'proceed', again.verdict);
-      if (again.verdict === 'proceed') await client.op('settle', { effectId: again.effectId, state: 'committed', result: null });
-      const refused = await client.try('resolve', { effectId: again.verdict === 'proceed' ? again.effectId : b, decision: 'accepted', actor: 'x' });
-      t.expect('resolving a committed row', 'resolve_invalid', refused.ok ? 'ok' : refused.code);
-      t.expect('rows of node nb', 1, nodeRows(await rows(client), runId, 'nb').length);
-      await snapshotAfter(t, client);
+      t.expect('recorded resolutions', ['accepted:operator@example:time', 'discarded:operator@example:time'], [ra, rb].map(resolutionOf));
+      await snapshotBefore(t, client);
+      await client.close();
+      const fresh = await t.driver();
+      const listed = (await fresh.op('listEffects', {})).effects;
+      t.expect('resolutions after a restart', ['accepted:operator@example:time', 'discarded:operator@example:time'], [a, b].map((id) => resolutionOf(listed.find((r) => r.effectId === id))));
+      const node = (nodeId: string) => ({ runId, nodes: [{ nodeId, calls: [defaultCall()] }] });
+      const rerun = await resumeRun(t, fresh, node('nb'));
+      t.expect('prepare of the discarded node', 'proceed', rerun.verdicts[0]?.verdict.verdict);
+      t.expect('discarded node\'s run', 'completed', rerun.status);
+      await resumeRun(t, fresh, node('na'));
+      t.expect('writes of the discarded node', 1, t.world.writesFor(runEffectKey(node('nb'), 'nb', defaultCall())));
+      t.expect('writes of the accepted node', 0, t.world.writesFor(runEffectKey(node('na'), 'na', defaultCall())));
+      t.expect('duplicate writes', 0, t.world.counts().duplicateWrites);
+      await snapshotAfter(t, fresh);
     },
   }),
 ];
+
+// `decision:actor:time`, where time says a parseable timestamp was recorded (its value differs run to run).
+function resolutionOf(row: EffectRow | undefined): string {
+  const r = row?.resolution;
+  return r ? `${r.decision}:${r.actor}:${Number.isFinite(Date.parse(r.at)) ? 'time' : `unparseable time ${JSON.stringify(r.at)}`}` : 'no resolution';
+}
 
 async function prepareUnresolved(t: TrialContext, client: JournalClient, runId: string, nodeId: string): Promise<string> {
   const verdict = await client.op('prepare', defaultPrepare(t, runId, nodeId));

@@ -1,7 +1,14 @@
 // §11: secret argument bytes never reach the database files; freed result bytes leave main file and WAL after a checkpoint.
 import { defineScenario, type Need, type Scenario } from './define.js';
 import { canary, crashDuringRun, defaultCall, scanCanaries, singleNodeRun, snapshotAfter, snapshotBefore } from './support.js';
-import { resumeRun } from '../harness/engine/run-engine.js';
+import { statSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { resumeRun, startRun } from '../harness/engine/run-engine.js';
+import type { RunScript } from '../harness/engine/model.js';
+import { underStrace } from '../harness/engine/syscall-sweep.js';
+import { isInside, scanForCanaries } from '../harness/world/byte-scan.js';
+import { FILE_SYSCALLS, readTraceLines, writtenPaths } from '../harness/world/written-files.js';
 import { resumeSession } from '../harness/engine/session-engine.js';
 import type { TrialContext } from '../harness/engine/trial-context.js';
 import type { JournalClient } from '../harness/engine/journal-client.js';
@@ -15,21 +22,54 @@ export const secrets: Scenario[] = [
     spec: 'effect-journal §11',
     tags: ['secrets', 'byte-scan', 'run'],
     needs: [],
-    description: 'Canaries ride in a declared secret argument, a Bearer credential, URL userinfo and a credential query parameter. The files are scanned whole after the kill (as the crash left them), after the replay and after the run terminal.',
+    description: 'Canaries ride in a declared secret argument, a Bearer credential, URL userinfo and a credential query parameter. Every file under the journal\'s directory (whatever it lists) and every file it lists is scanned whole after the kill (as the crash left them), after the replay and after the run terminal.',
     asserts: ['zero canary hits in every scan', 'the scans read real bytes'],
     async trial(t) {
-      const [secret, bearer, userinfo, query] = [canary(t), canary(t), canary(t), canary(t)];
-      const call = defaultCall({ canary: secret, args: { ...defaultCall({ canary: secret }).args, auth: `Bearer ${bearer}`, url: `https://svc:${userinfo}@payments.invalid/charge?access_token=${query}&x=1` } });
-      const run = singleNodeRun(t, { calls: [call] });
+      const { run, all } = canaryRun(t);
       await crashDuringRun(t, run, { kind: 'boundary', boundary: 'after-settle' });
       const client = await t.driver();
       await snapshotBefore(t, client);
-      const all = [secret, bearer, userinfo, query];
       t.expect('canary hits after the kill', 0, await scanCanaries(t, client, all));
       await resumeRun(t, client, run);
       t.expect('canary hits after the replay and terminal', 0, await scanCanaries(t, client, all));
       t.check('bytes scanned', '> 0', t.tally.bytesScanned, t.tally.bytesScanned > 0);
       await snapshotAfter(t, client);
+    },
+  }),
+  defineScenario({
+    id: 'secrets.args-never-in-written-files',
+    title: 'Secret argument bytes reach no file the driver writes, inside or outside its journal directory',
+    spec: 'effect-journal §11',
+    tags: ['secrets', 'byte-scan', 'run', 'strace'],
+    needs: ['harness:strace'],
+    description:
+      'The canary run of secrets.args-never-on-disk, with the driver under strace recording every file it opens for writing, creates, renames or links into place. ' +
+      'Every file under the journal directory and every written file outside it is scanned whole; the outside files are recorded as evidence in sections.writtenFiles.',
+    asserts: ['zero canary hits in the journal directory', 'zero canary hits in every file the driver wrote outside its journal directory'],
+    async trial(t) {
+      const { run, all } = canaryRun(t);
+      const log = join(t.dir, 'written-files.strace');
+      const client = await t.driver('traced', { launch: underStrace(t.launch, { log, trace: FILE_SYSCALLS, decodeFds: true }) });
+      await startRun(t, client, run);
+      await snapshotAfter(t, client);
+      t.expect('canary hits in the journal directory after the run terminal', 0, await scanCanaries(t, client, all));
+      const journalDir = client.journalDir;
+      // strace finishes its log when the traced driver exits.
+      await client.close();
+      const written = writtenPaths(readTraceLines(log), process.cwd());
+      const outside = written.filter((p) => !isInside(p, journalDir) && isRegularFile(p));
+      if (!written.some((p) => isInside(p, journalDir)) && outside.length === 0) {
+        t.inconclusiveReason = 'strace saw the driver write no file at all, not even in its journal directory: the trace failed or the journal keeps no files';
+        return;
+      }
+      const scan = scanForCanaries(outside, all);
+      t.tally.bytesScanned += scan.bytesScanned;
+      t.tally.canaryHits += scan.hits.length;
+      t.expect('canary hits in files the driver wrote outside its journal directory', 0, scan.hits.length);
+      t.sections['writtenFiles'] = {
+        insideJournalDir: written.filter((p) => isInside(p, journalDir)).map((p) => relative(journalDir, p)).sort(),
+        outsideJournalDir: scan.files.map((f) => ({ path: placeholderPath(f.file, t.dir), bytes: f.bytes })),
+      };
     },
   }),
   withLegacyCanary('secrets.legacy-result-cleared-on-open', 'A legacy session result is cleared and checkpointed on open', [], async (t, token, first) => {
@@ -44,7 +84,7 @@ export const secrets: Scenario[] = [
     t.expect('canary hits after sweep + checkpoint, connection open', 0, await scanCanaries(t, client, [token]));
     return client;
   }),
-  withLegacyCanary('secrets.blocked-reader-defers-then-completes', 'A blocked reader defers the checkpoint; a later empty sweep completes and the bytes go', ['fault:checkpoint_blocked_by_reader'], async (t, token, client) => {
+  withLegacyCanary('secrets.blocked-reader-defers-then-completes', 'A blocked reader defers the checkpoint; a later empty sweep completes and the bytes go', ['sqliteWal', 'fault:checkpoint_blocked_by_reader'], async (t, token, client) => {
     await client.op('fault', { fault: 'checkpoint_blocked_by_reader', enabled: true });
     const resumed = await resumeSession(t, client, SID);
     t.expect('checkpoint with a blocked reader', 'deferred', resumed.sweep?.checkpoint);
@@ -57,6 +97,30 @@ export const secrets: Scenario[] = [
     return client;
   }),
 ];
+
+// One run node whose tool call carries canaries in a declared secret, a Bearer credential, URL userinfo and a credential query parameter.
+function canaryRun(t: TrialContext): { run: RunScript; all: string[] } {
+  const [secret, bearer, userinfo, query] = [canary(t), canary(t), canary(t), canary(t)];
+  const call = defaultCall({ canary: secret, args: { ...defaultCall({ canary: secret }).args, auth: `Bearer ${bearer}`, url: `https://svc:${userinfo}@payments.invalid/charge?access_token=${query}&x=1` } });
+  return { run: singleNodeRun(t, { calls: [call] }), all: [secret, bearer, userinfo, query] };
+}
+
+// Evidence must compare across machines: the trial directory, the temp root and the home directory become placeholders.
+function placeholderPath(path: string, trialDir: string): string {
+  if (path === trialDir || isInside(path, trialDir)) return join('<trial>', relative(trialDir, path));
+  for (const [root, name] of [[tmpdir(), '<tmpdir>'], [homedir(), '~'], [process.cwd(), '<cwd>']] as const) {
+    if (isInside(path, root)) return join(name, relative(root, path));
+  }
+  return path;
+}
+
+function isRegularFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
+}
 
 type Body = (t: TrialContext, token: string, client: JournalClient) => Promise<JournalClient>;
 

@@ -6,7 +6,7 @@ import type { CrashPlan } from '../harness/engine/crash-plan.js';
 import { defaultCall, logicalKey, scopeKey, type NodeScript, type RunScript, type ToolCall } from '../harness/engine/model.js';
 import { DEFAULT_MAPPING, deriveProjections, nodeOutput } from '../harness/engine/projections.js';
 import { startRun } from '../harness/engine/run-engine.js';
-import { makeCanary, scanForCanaries } from '../harness/world/byte-scan.js';
+import { journalFiles, makeCanary, scanForCanaries } from '../harness/world/byte-scan.js';
 
 export { defaultCall };
 
@@ -18,6 +18,8 @@ export function singleNodeRun(t: TrialContext, node: Partial<NodeScript> = {}): 
 /** Starts a driver, runs a phase on it until the planned crash, and leaves the trial ready for a restart. */
 export async function crashDuring(t: TrialContext, plan: CrashPlan, phase: (client: JournalClient) => Promise<unknown>): Promise<void> {
   t.planCrash(plan);
+  // The restart after the crash starts alongside this driver: the phase alone is too short to hide a start-up.
+  t.startAhead('primary', { skip: 1 });
   const client = await t.driver();
   await t.untilCrash(() => phase(client));
 }
@@ -58,30 +60,55 @@ export function originalOutput(t: TrialContext, run: RunScript, node: NodeScript
   );
 }
 
-/** Scans the journal's listed files for canaries and returns the hit count; control scans (expected hits) are not tallied as hits. */
+/**
+ * Scans every file under the journal's directory (whatever it lists) and every listed file outside
+ * it for canaries and returns the hit count; control scans (expected hits) are not tallied as hits.
+ */
 export async function scanCanaries(t: TrialContext, client: JournalClient, canaries: readonly string[], mode: 'judged' | 'control' = 'judged'): Promise<number> {
   const { files } = await client.op('files', {});
-  const scan = scanForCanaries(files, canaries);
+  const scan = scanForCanaries(journalFiles(client.journalDir, files), canaries, client.journalDir);
   t.tally.bytesScanned += scan.bytesScanned;
   if (mode === 'judged') t.tally.canaryHits += scan.hits.length;
   return scan.hits.length;
 }
 
-/** A fresh canary from the trial's seed. */
+/** A fresh canary from the trial's seed, planted in the trial (masked in every output, watched for in driver output). */
 export function canary(t: TrialContext): string {
-  return makeCanary(() => t.rng.next());
+  return t.secret(makeCanary(() => t.rng.next()));
 }
 
-/** Records the rows before the post-restart checks, as evidence in the report. */
+/** Records the rows before the post-restart checks, as evidence in the report; their digests must have the persisted form. */
 export async function snapshotBefore(t: TrialContext, client: JournalClient): Promise<EffectRow[]> {
   t.effectsBefore = await rows(client);
+  expectDigestForms(t, t.effectsBefore, 'before the checks');
   return t.effectsBefore;
 }
 
-/** Records the rows at the end of the trial. */
+/** Records the rows at the end of the trial; their digests must have the persisted form. */
 export async function snapshotAfter(t: TrialContext, client: JournalClient): Promise<EffectRow[]> {
   t.effectsAfter = await rows(client);
+  expectDigestForms(t, t.effectsAfter, 'at the end');
   return t.effectsAfter;
+}
+
+/** §11's persisted digest form: `v5:` and the SHA-256 hex digest. Anything else is a legacy form. */
+export const DIGEST_FORM = /^v5:[0-9a-fA-F]{64}$/;
+const seededIds = new WeakMap<TrialContext, Set<string>>();
+
+/** Plants rows as an older writer left them; their (possibly legacy) digests are exempt from the form check. */
+export async function seedRows(t: TrialContext, client: JournalClient, seeded: OpParams<'seed'>['rows']): Promise<string[]> {
+  const { effectIds } = await client.op('seed', { rows: seeded });
+  const ids = seededIds.get(t) ?? new Set<string>();
+  for (const id of effectIds) ids.add(id);
+  seededIds.set(t, ids);
+  return effectIds;
+}
+
+/** Every row the journal wrote itself carries a digest in the persisted form (a bare hex digest is a legacy form). */
+export function expectDigestForms(t: TrialContext, all: readonly EffectRow[], when: string): boolean {
+  const seeded = seededIds.get(t);
+  const bad = all.filter((r) => !seeded?.has(r.effectId) && !DIGEST_FORM.test(r.argsDigest)).map((r) => `${r.effectId}:${r.argsDigest}`);
+  return t.expect(`args digests ${when} have the persisted form v5:<SHA-256 hex>`, [], bad);
 }
 
 /** The prepare the engine would send for the default call at slot 0 of a run node. */

@@ -6,6 +6,7 @@ import { DEFAULT_MAPPING, deriveProjections } from '../harness/engine/projection
 import type { TrialContext } from '../harness/engine/trial-context.js';
 import type { JournalClient } from '../harness/engine/journal-client.js';
 import type { CapturedRow, OpParams, RecordedResult } from '../harness/protocol/schemas.js';
+import { gateFor } from '../harness/engine/harness-gate.js';
 
 export interface SweepCase<F = Fixture> {
   /** The scenario id's middle part. */
@@ -27,13 +28,22 @@ export interface Fixture {
   readonly runId: string;
   readonly prepare: OpParams<'prepare'>;
   readonly result: RecordedResult;
+  /** Captured rows the session sweep deletes: more than one chunk when the journal announces its chunk size. */
+  readonly sessionRows: number;
 }
 
 const RESULT = deriveProjections('http_request', `{"echo":"${'x'.repeat(80)}","tail":"END"}`, DEFAULT_MAPPING);
 
 function fixture(t: TrialContext): Fixture {
   const runId = t.rng.id('run');
-  return { runId, prepare: defaultPrepare(t, runId, 'node-a'), result: RESULT };
+  const chunk = t.capabilities.sweepChunkSize;
+  return { runId, prepare: defaultPrepare(t, runId, 'node-a'), result: RESULT, sessionRows: chunk === undefined ? 3 : Math.max(3, chunk + 1) };
+}
+
+// The prepare sweep uses a tier-1 effect: only there must the row carry its idempotency key (§2).
+function tier1Fixture(t: TrialContext): Fixture {
+  const f = fixture(t);
+  return { ...f, prepare: { ...f.prepare, tier: 1 } };
 }
 
 async function prepareAndSettle(client: JournalClient, params: OpParams<'prepare'>, result: RecordedResult): Promise<void> {
@@ -42,8 +52,8 @@ async function prepareAndSettle(client: JournalClient, params: OpParams<'prepare
   await client.op('settle', { effectId: v.effectId, state: 'committed', result });
 }
 
-async function gateOf(client: JournalClient, f: Fixture, nodeId = 'node-a') {
-  return client.op('gate', { scope: { kind: 'run', runId: f.runId, nodeId }, attempt: 1 });
+async function gateOf(t: TrialContext, client: JournalClient, f: Fixture, nodeId = 'node-a') {
+  return gateFor(t, client, { kind: 'run', runId: f.runId, nodeId });
 }
 
 const SID = 'sess-sweep-writes';
@@ -55,17 +65,18 @@ export const SWEEP_CASES: readonly SweepCase[] = [
     scope: 'run',
     spec: 'effect-journal §12.1, §6, §7 step 2',
     needs: [],
-    setupText: 'A fresh journal prepares the default tier-3 effect.',
-    invariant: 'afterwards there is no row and the gate passes, or one unresolved row that carries its idempotency key and the gate refuses',
-    fixture,
+    setupText: 'A fresh journal prepares a tier-1 effect (the one tier whose row must carry its idempotency key).',
+    invariant: 'afterwards there is no row and the gate passes, or one unresolved row that carries its idempotency key and the gate does not pass',
+    fixture: tier1Fixture,
     setup: async () => null,
     run: async (c, f) => void (await c.op('prepare', f.prepare)),
     async check(t, c, f, label) {
       const left = nodeRows(await rows(c), f.runId, 'node-a');
-      const gate = await gateOf(c, f);
+      const gate = await gateOf(t, c, f);
       const clean = left.length === 0 && gate.decision === 'pass';
-      const kept = left.length === 1 && isUnresolved(left[0]) && left[0]?.idempotencyKey !== null && gate.decision === 'refuse';
-      t.check(label, 'no row and gate pass, or one unresolved keyed row and gate refuse', { rows: left.map((r) => [r.state, r.idempotencyKey !== null]), gate: gate.decision }, clean || kept);
+      // Refused (conservative) or sent to reconciliation (tier 1 in a reconciling journal): never waved through.
+      const kept = left.length === 1 && isUnresolved(left[0]) && left[0]?.idempotencyKey !== null && gate.decision !== 'pass';
+      t.check(label, 'no row and gate pass, or one unresolved keyed row and gate not pass', { rows: left.map((r) => [r.state, r.idempotencyKey !== null]), gate: gate.decision }, clean || kept);
     },
   },
   {
@@ -85,7 +96,7 @@ export const SWEEP_CASES: readonly SweepCase[] = [
     run: async (c, f, effectId) => void (await c.op('settle', { effectId: String(effectId), state: 'committed', result: f.result })),
     async check(t, c, f, label) {
       const left = nodeRows(await rows(c), f.runId, 'node-a');
-      const gate = await gateOf(c, f);
+      const gate = await gateOf(t, c, f);
       const row = left[0];
       let replayed: unknown = null;
       if (row?.state === 'committed' && gate.decision === 'pass') {
@@ -126,20 +137,20 @@ export const SWEEP_CASES: readonly SweepCase[] = [
     scope: 'session',
     spec: 'effect-journal §12.11, §9 ("all chunks commit together")',
     needs: ['sessions'],
-    setupText: 'Three session turns each commit an effect and a fourth leaves one unresolved; the disclosure read captures the committed rows, which the sweep then deletes in chunks of one.',
-    invariant: 'afterwards all three captured rows remain or none does, and the unresolved row always remains',
+    setupText: 'Session turns each commit an effect (one more than the journal\'s announced sweep chunk size, at least three) and a last one leaves an effect unresolved; the disclosure read captures the committed rows, which the sweep then deletes.',
+    invariant: 'afterwards all captured rows remain or none does, and the unresolved row always remains',
     fixture,
     async setup(c, f) {
-      for (const turn of [0, 1, 2]) await prepareAndSettle(c, sessionPrepare(f, turn), f.result);
-      await c.op('prepare', sessionPrepare(f, 3));
+      for (let turn = 0; turn < f.sessionRows; turn += 1) await prepareAndSettle(c, sessionPrepare(f, turn), f.result);
+      await c.op('prepare', sessionPrepare(f, f.sessionRows));
       return (await c.op('sessionRead', { sessionId: SID, transcript: [] })).captured;
     },
-    run: async (c, _f, captured) => void (await c.op('sessionSweep', { sessionId: SID, captured: captured as CapturedRow[], chunkSize: 1 })),
-    async check(t, c, _f, label) {
+    run: async (c, _f, captured) => void (await c.op('sessionSweep', { sessionId: SID, captured: captured as CapturedRow[] })),
+    async check(t, c, f, label) {
       const all = (await rows(c)).filter((r) => r.scope.kind === 'session' && r.scope.sessionId === SID);
       const committed = all.filter((r) => r.state === 'committed').length;
       const unresolved = all.filter((r) => isUnresolved(r)).length;
-      t.check(label, 'committed rows 3 or 0, unresolved 1', { committed, unresolved }, (committed === 3 || committed === 0) && unresolved === 1);
+      t.check(label, `committed rows ${f.sessionRows} or 0, unresolved 1`, { committed, unresolved }, (committed === f.sessionRows || committed === 0) && unresolved === 1);
     },
   },
 ];

@@ -1,9 +1,10 @@
 // Every durable write: SIGKILL inside an operation at each write/fsync syscall strace observed there.
 import { join } from 'node:path';
 import { defineScenario, type Scenario } from './define.js';
-import { parseStraceLog, traceeKilled, underStrace, type SyscallEvent } from '../harness/engine/syscall-sweep.js';
+import { DURABLE_SYSCALLS, parseStraceLog, traceeKilled, underStrace, type SyscallEvent } from '../harness/engine/syscall-sweep.js';
+import { readTraceLines, WRITE_SYSCALLS, writeTargets } from '../harness/world/written-files.js';
 import type { TrialContext } from '../harness/engine/trial-context.js';
-import type { JournalClient } from '../harness/engine/journal-client.js';
+import { JournalOpError, type JournalClient } from '../harness/engine/journal-client.js';
 import { SWEEP_CASES, type SweepCase } from './sweep-cases.js';
 
 export const sweepEveryWrite: Scenario[] = SWEEP_CASES.map(sweepScenario);
@@ -22,18 +23,19 @@ function sweepScenario(c: SweepCase): Scenario {
     async trial(t) {
       const fixture = c.fixture(t);
       const window = await calibrate(t, c, fixture);
-      if (window.length === 0) {
-        t.inconclusiveReason = `strace saw no durable write syscall during ${c.op}: nothing to sweep`;
-        return;
-      }
+      if (window.length === 0) return;
       for (const [i, event] of window.entries()) {
         const dir = join(t.dir, `point-${i + 1}`);
         const log = join(t.dir, `point-${i + 1}.strace`);
         t.plannedKills += 1;
         const label = `${event.syscall}#${event.invocation}`;
-        const victim = await t.driver('victim', { journalDir: dir, launch: underStrace(t.launch, { log, kill: event }) });
+        // Drivers start ahead while the previous one works (fresh processes, nothing reused across the kill):
+        // the one that inspects what the kill left starts alongside the victim.
+        t.startAhead('primary', { skip: 1 });
+        const victim = await t.driver('victim', { journalDir: dir, launch: victimLaunch(t, i, window) });
         if (!(await diesInside(t, victim, c, fixture, label, log))) continue;
         const after = await t.driver('primary', { journalDir: dir });
+        if (i + 1 < window.length) t.startAhead('victim', { launch: victimLaunch(t, i + 1, window) });
         await c.check(t, after, fixture, `after a kill at ${label} inside ${c.op}`);
         await after.close();
       }
@@ -41,16 +43,35 @@ function sweepScenario(c: SweepCase): Scenario {
   });
 }
 
+// The victim of kill point i: under strace, SIGKILLed at that point's syscall, logging to its own file.
+function victimLaunch(t: TrialContext, i: number, window: readonly SyscallEvent[]): ReturnType<typeof underStrace> {
+  return underStrace(t.launch, { log: join(t.dir, `point-${i + 1}.strace`), kill: window[i]! });
+}
+
 // Runs the sequence once under strace (logging only) and returns the durable syscalls of the op itself.
+// Every write-family syscall is traced with its fd's path, so an empty window can be judged: a journal
+// that stores nothing inside the op breaks its clause (failed); one that stores in a way the sweep
+// cannot kill at, or a trace that saw nothing at all, leaves the trial inconclusive.
 async function calibrate<F>(t: TrialContext, c: SweepCase<F>, fixture: F): Promise<SyscallEvent[]> {
   const log = join(t.dir, 'calibration.strace');
-  const client = await t.driver('calibration', { journalDir: join(t.dir, 'calibration'), launch: underStrace(t.launch, { log }) });
+  const launch = underStrace(t.launch, { log, trace: WRITE_SYSCALLS, decodeFds: true });
+  const client = await t.driver('calibration', { journalDir: join(t.dir, 'calibration'), launch });
   const state = await c.setup(client, fixture);
-  const before = parseStraceLog(log).length;
+  const [before, linesBefore] = [parseStraceLog(log).length, readTraceLines(log).length];
   await c.run(client, fixture, state);
-  const window = parseStraceLog(log).slice(before);
+  const window = parseStraceLog(log).slice(before).filter((e) => (DURABLE_SYSCALLS as readonly string[]).includes(e.syscall));
+  const inside = writeTargets(readTraceLines(log).slice(linesBefore));
+  const traced = writeTargets(readTraceLines(log)).protocol > 0;
   await client.close();
-  t.check(`durable syscalls strace observed inside ${c.op}`, '> 0', window.length, window.length > 0);
+  if (window.length > 0) {
+    t.check(`durable syscalls strace observed inside ${c.op}`, '> 0', window.length, true);
+  } else if (inside.plainFileWrites > 0 || inside.elsewhere > 0) {
+    t.inconclusiveReason = `${c.op} stored its bytes without a pwrite/fsync-family syscall (${inside.plainFileWrites} plain write(2) to files, ${inside.elsewhere} to pipes, sockets or mappings): the sweep cannot kill at those, nothing to sweep`;
+  } else if (!traced) {
+    t.inconclusiveReason = `strace recorded nothing of the driver, not even its protocol responses: the trace failed, so no write inside ${c.op} could be seen`;
+  } else {
+    t.failConclusively(`${c.op} makes a durable write (${c.spec})`, `a pwrite/fsync-family syscall inside ${c.op}`, `none: strace traced the driver (${inside.protocol} protocol write(s) during ${c.op}) and saw no write of any kind to a file`);
+  }
   return window;
 }
 
@@ -61,12 +82,16 @@ async function diesInside<F>(t: TrialContext, victim: JournalClient, c: SweepCas
     const state = await c.setup(victim, fixture);
     reachedOp = true;
     await c.run(victim, fixture, state);
-  } catch {
+    t.inconclusiveReason ??= `the driver finished ${c.op} without reaching ${label}, the syscall the calibration saw there: its writes differ between identical runs`;
+  } catch (err) {
+    // The same requests the calibration answered, on a fresh journal: an error here is the journal's own answer.
+    if (err instanceof JournalOpError) t.failConclusively(`${err.op} answers a result, as ${c.spec} needs here`, 'a result', err.message);
     // A wrapper (a shell, a version shim) may outlive the tracee and exit 137: strace's log is the evidence.
     const exit = await victim.handle.kill();
     const signal = exit.signal === 'SIGKILL' || traceeKilled(log) ? 'SIGKILL' : exit.signal;
     if (reachedOp && signal === 'SIGKILL') {
-      t.recordKill(victim, { planned: `syscall:${label}`, point: `syscall:${label}`, seq: victim.handle.seq, signal, driver: victim.label });
+      // The same proof as a harness kill: the whole tree found, killed and proven gone, nothing holding the journal.
+      t.recordKill(victim, { planned: `syscall:${label}`, point: `syscall:${label}`, seq: victim.handle.seq, signal, driver: victim.label }, exit);
       return true;
     }
   }

@@ -15,6 +15,8 @@ const CAPABILITIES = {
   sessions: false,
   seeding: false,
   outerTransactionProbe: false,
+  // Operator resolution (`resolve`) is a named follow-up of the contract: claim it only if you have it.
+  resolution: true,
 };
 
 /** Called once per driver process by the host: `crashpoint` must run at every announced point. */

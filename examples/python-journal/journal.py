@@ -66,7 +66,8 @@ class Journal:
 
     def capabilities(self):
         return {'crashPoints': [], 'faults': list(validate.FAULTS), 'tierMode': self.tier_mode,
-                'sessions': True, 'seeding': True, 'outerTransactionProbe': True}
+                'sessions': True, 'seeding': True, 'outerTransactionProbe': True,
+                'resolution': True, 'sweepChunkSize': sessions.DEFAULT_SWEEP_CHUNK, 'sqliteWal': True}
 
     # Validates params, runs the op, and turns every outcome into a response body.
     def dispatch(self, op, params, validator):

@@ -102,7 +102,7 @@ def _probe_outer_transaction(ctx, req):
 def _sweep_owned(ctx, req):
     if ctx.conn.in_transaction:
         raise JournalError('outer_transaction', 'sessionSweep refuses to run inside an outer transaction: it must own its commit')
-    size = req.get('chunkSize', DEFAULT_SWEEP_CHUNK)
+    size = DEFAULT_SWEEP_CHUNK
     # Rows of another session are never ours to delete, whatever the caller captured.
     owned = [r for r in req['captured'] if r['sessionId'] == req['sessionId']]
     chunks = [owned[i:i + size] for i in range(0, len(owned), size)]

@@ -83,8 +83,6 @@ def reconcile(p):
 
 def session_sweep(p):
     out = {'sessionId': string(p, 'sessionId'), 'captured': [captured(r, f'captured[{i}]') for i, r in enumerate(array(p, 'captured'))]}
-    if 'chunkSize' in p:
-        out['chunkSize'] = integer(p['chunkSize'], 'chunkSize', 1)
     if 'insideOuterTransaction' in p:
         out['insideOuterTransaction'] = boolean(p, 'insideOuterTransaction')
     return out

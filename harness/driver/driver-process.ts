@@ -1,19 +1,23 @@
-// One spawned driver process: protocol framing, per-call timeouts, crash point hand-off, group kill and reaping.
+// One spawned driver process: protocol framing, per-call timeouts, crash point hand-off, and ending its whole tree with proof.
 import { execa } from 'execa';
 import { EjcError, ProtocolViolation } from '../errors.js';
 import type { HelloResult, OperationName, OpParams } from '../protocol/schemas.js';
 import { decodeLine } from './decode.js';
 import type { SpawnSpec } from './launch.js';
-import { killGroup, waitGroupGone } from './process-group.js';
-import { registerGroup, unregisterGroup } from './registry.js';
-import { LineBuffer, MAX_LINE_BYTES, StderrRing } from './stream-lines.js';
+import { MARK_VAR, readProc } from './proc-scan.js';
+import { killTrees, type KilledProc } from './process-tree.js';
+import { newDriverMark, registerDriver, unregisterDriver, type LiveDriver } from './registry.js';
+import { endTree, type TreeEnd } from './tree-end.js';
+import { StderrRing } from './stderr-log.js';
+import { LineBuffer, MAX_LINE_BYTES } from './stream-lines.js';
 import type { CallOutcome, DriverHandle, ExitInfo, StartDriverOptions } from './types.js';
 
 type AnyOutcome = CallOutcome<OperationName>;
+type LeaderExit = Pick<ExitInfo, 'signal' | 'exitCode' | 'killedByHarness'>;
 interface Current { readonly op: OperationName; readonly id: number; readonly timeoutMs: number; blocked: boolean; crashSeq: number }
 interface Waiter { resolve(outcome: AnyOutcome): void; reject(err: Error): void; timer: NodeJS.Timeout }
 
-/** Spawns the driver in its own process group and wraps it as a DriverHandle (hello not yet exchanged). */
+/** Spawns the driver in its own session and group, marked in its environment, as a DriverHandle (hello not yet exchanged). */
 export function spawnDriver(spec: SpawnSpec, opts: StartDriverOptions): DriverProcess {
   return new DriverProcess(spec, opts);
 }
@@ -28,32 +32,44 @@ export class DriverProcess implements DriverHandle {
   private nextId = 0;
   private current: Current | null = null;
   private waiter: Waiter | null = null;
-  private exitInfo: ExitInfo | null = null;
+  /** Set as soon as the leader is reaped; the tree's proof follows before `exited` resolves. */
+  private leaderExit: LeaderExit | null = null;
   private killRequested = false;
   private failure: EjcError | null = null;
+  /** The processes the harness's kill found and SIGKILLed together, for the proof once the leader is reaped. */
+  private killedAtOnce: KilledProc[] | null = null;
   private readonly stdoutLines = new LineBuffer();
   private readonly stderr: StderrRing;
   private readonly child;
+  private readonly entry: LiveDriver;
   private resolveExited: (info: ExitInfo) => void = () => undefined;
 
   constructor(spec: SpawnSpec, private readonly opts: StartDriverOptions) {
     this.label = opts.label;
-    this.stderr = new StderrRing(opts.stderrFile);
+    this.stderr = new StderrRing(opts.stderrFile, 500, opts.stderrFileLimit);
     this.exited = new Promise((resolve) => (this.resolveExited = resolve));
-    // detached: the driver leads its own group, so one kill(-pid) reaches every process it started.
+    const mark = newDriverMark();
+    // detached: the driver leads its own session and group; the mark finds the processes that leave them.
     this.child = execa(spec.file, spec.args, {
-      cwd: opts.cwd, env: opts.env ?? {}, extendEnv: true, detached: true, cleanup: false,
+      cwd: opts.cwd, env: { ...opts.env, [MARK_VAR]: mark }, extendEnv: true, detached: true, cleanup: false,
       stdin: 'pipe', stdout: 'pipe', stderr: 'pipe', buffer: false, reject: false, stripFinalNewline: false,
     });
     this.child.catch(() => undefined);
     if (this.child.pid === undefined) throw new EjcError('driver_start_failed', `${this.label}: could not spawn the ${spec.describe}`);
     this.pid = this.child.pid;
-    registerGroup(this.pid);
+    // Its start time bounds the search: nothing it started can be older than the driver itself.
+    this.entry = { pgid: this.pid, mark, since: readProc(this.pid)?.start ?? 0, dirs: new Set(), externalState: null };
+    registerDriver(this.entry);
     const closed = [this.child.stdout, this.child.stderr].map((s) => new Promise<void>((r) => s.once('close', () => r())));
     // Always drain both pipes, so a chatty driver never blocks on a full pipe.
     this.child.stdout.on('data', (chunk: Buffer | string) => this.onStdout(chunk));
     this.child.stderr.on('data', (chunk: Buffer | string) => this.stderr.push(chunk));
     for (const stream of [this.child.stdin, this.child.stdout, this.child.stderr]) stream.on('error', () => undefined);
+    const tap = opts.onOutput;
+    if (tap !== undefined) {
+      this.child.stdout.on('data', (chunk: Buffer | string) => tap('stdout', chunk));
+      this.child.stderr.on('data', (chunk: Buffer | string) => tap('stderr', chunk));
+    }
     this.child.once('exit', (code, signal) => void this.onExit(code, signal, Promise.all(closed)));
   }
 
@@ -64,6 +80,7 @@ export class DriverProcess implements DriverHandle {
 
   setHello(hello: HelloResult): void {
     this.helloResult = hello;
+    this.entry.externalState = hello.capabilities.externalState ?? null;
   }
 
   get seq(): number {
@@ -84,6 +101,8 @@ export class DriverProcess implements DriverHandle {
       return Promise.reject(new EjcError('internal', `${this.label}: ${op} params are not JSON-serializable`, { cause: err }));
     }
     this.nextId = id;
+    // Whatever holds files under an opened directory after a kill is one of this driver's processes.
+    if (op === 'open') this.entry.dirs.add((params as OpParams<'open'>).dir);
     const current: Current = { op, id, timeoutMs: opts?.timeoutMs ?? this.opts.timeoutMs, blocked: false, crashSeq: 0 };
     this.current = current;
     const outcome = this.wait(current);
@@ -97,7 +116,7 @@ export class DriverProcess implements DriverHandle {
   }
 
   async close(): Promise<ExitInfo> {
-    if (this.exitInfo !== null || this.killRequested) return this.exited;
+    if (this.leaderExit !== null || this.killRequested) return this.exited;
     this.child.stdin.end();
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<true>((resolve) => (timer = setTimeout(() => resolve(true), this.opts.timeoutMs)));
@@ -131,6 +150,7 @@ export class DriverProcess implements DriverHandle {
 
   private sendLine(line: string): void {
     this.seqCount++;
+    this.opts.onWire?.({ direction: 'send', seq: this.seqCount, line });
     this.child.stdin.write(`${line}\n`);
   }
 
@@ -151,6 +171,7 @@ export class DriverProcess implements DriverHandle {
 
   private onLine(line: string): void {
     this.seqCount++;
+    this.opts.onWire?.({ direction: 'recv', seq: this.seqCount, line });
     const current = this.current;
     const decoded = decodeLine(line, current);
     if (decoded instanceof ProtocolViolation) return this.fail(decoded);
@@ -174,11 +195,11 @@ export class DriverProcess implements DriverHandle {
 
   private onTimeout(current: Current): void {
     const phase = current.crashSeq > 0 ? ' after resuming from a crash point' : '';
-    const message = `${this.label}: ${current.op} did not answer within ${current.timeoutMs} ms${phase}; the driver's process group was killed`;
+    const message = `${this.label}: ${current.op} did not answer within ${current.timeoutMs} ms${phase}; the driver's process tree was killed`;
     this.fail(new EjcError('operation_timeout', message));
   }
 
-  /** Records a fatal protocol failure, kills the group, and rejects the pending call once the group is reaped. */
+  /** Records a fatal protocol failure, kills the tree, and rejects the pending call once the tree is proven gone. */
   private fail(err: EjcError): void {
     if (err instanceof ProtocolViolation) this.violations.push(err);
     this.failure ??= err;
@@ -193,43 +214,44 @@ export class DriverProcess implements DriverHandle {
   }
 
   private killNow(): void {
-    if (this.exitInfo !== null || this.killRequested) return;
+    if (this.leaderExit !== null || this.killRequested) return;
     this.killRequested = true;
-    killGroup(this.pid);
+    // The whole tree is found first and killed in one go: a crash of the journal, not a slow teardown of it.
+    this.killedAtOnce = killTrees([this.entry]);
   }
 
   private async onExit(exitCode: number | null, signal: NodeJS.Signals | null, streamsClosed: Promise<unknown>): Promise<void> {
-    const info: ExitInfo = { signal, exitCode, killedByHarness: this.killRequested };
-    this.exitInfo = info;
+    const leader: LeaderExit = { signal, exitCode, killedByHarness: this.killRequested };
+    this.leaderExit = leader;
+    // Whatever the leader left running dies now, then the proof: nothing of the tree runs, nothing holds its files.
+    let end: TreeEnd = { processes: 0, escaped: [], survivors: [] };
     try {
-      // A response written just before a natural exit may still sit in the pipe; read it before judging the call.
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([streamsClosed, new Promise((resolve) => (timer = setTimeout(resolve, 1000)))]);
-      clearTimeout(timer);
-      // A leader that died by itself may leave children in its group; they must not outlive it.
-      killGroup(this.pid);
-      await waitGroupGone(this.pid, 5000);
+      end = await endTree(this.entry, this.killedAtOnce, streamsClosed, leader.killedByHarness || signal === 'SIGKILL');
     } catch {
-      // Reaping is best effort beyond the leader; `exited` must resolve regardless.
+      // The proof is best effort only where /proc cannot be read; `exited` must resolve regardless.
     }
-    unregisterGroup(this.pid);
+    const info: ExitInfo = { ...leader, tree: end };
+    // A process the harness does not own (a declared external server) may still hold the pipes: let go of them.
+    for (const stream of [this.child.stdin, this.child.stdout, this.child.stderr]) stream.destroy();
+    this.stderr.finish();
+    unregisterDriver(this.pid);
     const waiter = this.waiter;
     this.waiter = null;
     if (waiter !== null) {
       clearTimeout(waiter.timer);
-      waiter.reject(this.exitError(this.current?.op ?? null, info));
+      waiter.reject(this.exitError(this.current?.op ?? null, leader));
     }
     this.resolveExited(info);
   }
 
   private deadError(op: OperationName): EjcError | null {
-    if (this.exitInfo === null && !this.killRequested) return null;
+    if (this.leaderExit === null && !this.killRequested) return null;
     const why = this.failure === null ? '' : ` after ${this.failure.code}`;
-    const base = this.exitError(op, this.exitInfo);
+    const base = this.exitError(op, this.leaderExit);
     return new EjcError('driver_exited', `${this.label}: cannot send ${op}: the driver is gone${why} (${base.message})`, { cause: this.failure ?? base });
   }
 
-  private exitError(op: OperationName | null, info: ExitInfo | null): EjcError {
+  private exitError(op: OperationName | null, info: LeaderExit | null): EjcError {
     const how = info === null ? 'being killed' : info.signal !== null ? `signal ${info.signal}` : `exit code ${String(info.exitCode)}`;
     const by = info?.killedByHarness === true || (info === null && this.killRequested) ? ' (killed by the harness)' : '';
     const tail = this.stderr.tail(5).join(' | ');

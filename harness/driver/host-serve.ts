@@ -1,8 +1,8 @@
 // The host driver's protocol loop: one request at a time, each mapped onto the adapter's journal method.
+// It loads no zod and nothing of the harness: host-codec.ts checks requests, the harness validates every response.
 import type { EffectJournal } from '../journal-interface.js';
-import { JournalErrorCode, Operations, PROTOCOL_VERSION, Request, ResumeMessage } from '../protocol/schemas.js';
-import type { OperationName } from '../protocol/schemas.js';
-import { formatPath } from './decode.js';
+import type { JournalErrorCode, OperationName } from '../protocol/schemas.js';
+import { checkParams, decodeHostLine, HOST_PROTOCOL_VERSION, isErrorCode } from './host-codec.js';
 import { logLine } from './host-io.js';
 import type { SyncLineIo } from './host-io.js';
 
@@ -49,8 +49,8 @@ export function makeCrashpointHook(io: SyncLineIo, state: HostState): (point: st
       // The harness hung up while we were parked here: no resume will ever come.
       if (line === null) process.exit(0);
       state.seq++;
-      const resume = ResumeMessage.safeParse(safeJson(line));
-      if (resume.success && resume.data.seq === seq) return;
+      const resume = decodeHostLine(line);
+      if (resume.kind === 'resume' && resume.seq === seq) return;
       logLine(`ejc-host: ignoring a line while blocked at crash point ${point} (seq ${seq}): ${line.slice(0, 200)}`);
     }
   };
@@ -58,25 +58,22 @@ export function makeCrashpointHook(io: SyncLineIo, state: HostState): (point: st
 
 async function dispatch(journal: EffectJournal, op: OperationName, params: unknown, state: HostState): Promise<Answer> {
   if (op === 'hello') {
-    return { ok: true, result: { name: journal.name, version: journal.version, protocolVersion: PROTOCOL_VERSION, capabilities: journal.capabilities } };
+    return { ok: true, result: { name: journal.name, version: journal.version, protocolVersion: HOST_PROTOCOL_VERSION, capabilities: journal.capabilities } };
   }
-  const parsed = Operations[op].params.safeParse(params ?? {});
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const field = formatPath('params', issue?.path ?? []) ?? 'params';
-    return fail('unsupported', `invalid ${op} request: ${field}: ${issue?.message ?? 'invalid'}`);
-  }
+  const issue = checkParams(op, params);
+  if (issue !== null) return fail('unsupported', `invalid ${op} request: ${issue.path}: ${issue.message}`);
+  const args = params ?? {};
   const method = (journal as unknown as Record<string, unknown>)[op];
   if (typeof method !== 'function') return fail('unsupported', `${op} is not implemented by this adapter`);
   try {
     if (op === 'open') {
-      const open = parsed.data as { dir: string; armedCrashPoints: string[] };
+      const open = args as { dir: string; armedCrashPoints: string[] };
       state.armed = new Set(open.armedCrashPoints);
       const result: unknown = await journal.open({ dir: open.dir });
       state.open = true;
       return { ok: true, result };
     }
-    const result: unknown = await (method as (p: unknown) => unknown).call(journal, parsed.data);
+    const result: unknown = await (method as (p: unknown) => unknown).call(journal, args);
     if (op === 'close') state.open = false;
     // close and fault are void in the interface; on the wire they answer an empty object.
     return { ok: true, result: op === 'close' || op === 'fault' ? {} : result };
@@ -88,8 +85,8 @@ async function dispatch(journal: EffectJournal, op: OperationName, params: unkno
 function fromThrown(op: OperationName, err: unknown): Answer {
   // The adapter may bundle its own copy of JournalError, so match on shape rather than identity.
   if (err instanceof Error && err.name === 'JournalError') {
-    const code = JournalErrorCode.safeParse((err as { code?: unknown }).code);
-    if (code.success) return fail(code.data, err.message);
+    const code = (err as { code?: unknown }).code;
+    if (isErrorCode(code)) return fail(code as JournalErrorCode, err.message);
     return fail('internal', `${op} threw a JournalError with an unknown code ${JSON.stringify((err as { code?: unknown }).code)}: ${err.message}`);
   }
   logLine(`ejc-host: ${op} threw: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
@@ -99,34 +96,20 @@ function fromThrown(op: OperationName, err: unknown): Answer {
 type Parsed = { id: number; op: OperationName; params: unknown } | { id: number; answer: Answer };
 
 function parseRequest(line: string): Parsed | null {
-  const json = safeJson(line);
-  const request = Request.safeParse(json);
-  if (request.success) return request.data;
-  const id = (json as { id?: unknown } | undefined)?.id;
-  if ((json as { type?: unknown } | undefined)?.type === 'request' && typeof id === 'number' && Number.isInteger(id) && id >= 1) {
-    // Answerable: the envelope has an id, so say which field is wrong (usually an op this version lacks).
-    const issue = request.error.issues[0];
-    const field = formatPath(null, issue?.path ?? []) ?? 'request';
-    return { id, answer: fail('unsupported', `invalid request: ${field}: ${issue?.message ?? 'invalid'}`) };
-  }
-  if (ResumeMessage.safeParse(json).success) {
+  const decoded = decodeHostLine(line);
+  if (decoded.kind === 'request') return { id: decoded.id, op: decoded.op as OperationName, params: decoded.params };
+  // Answerable: the envelope has an id, so say which field is wrong (usually an op this version lacks).
+  if (decoded.kind === 'invalid') return { id: decoded.id, answer: fail('unsupported', `invalid request: ${decoded.field}: ${decoded.message}`) };
+  if (decoded.kind === 'resume') {
     logLine(`ejc-host: ignoring a resume while not blocked at a crash point: ${line.slice(0, 200)}`);
   } else {
-    logLine(`ejc-host: ignoring an invalid request line: ${line.slice(0, 200)}`);
+    logLine(`ejc-host: ignoring an invalid request line (${decoded.why}): ${line.slice(0, 200)}`);
   }
   return null;
 }
 
 function fail(code: JournalErrorCode, message: string): Answer {
   return { ok: false, error: { code, message } };
-}
-
-function safeJson(line: string): unknown {
-  try {
-    return JSON.parse(line);
-  } catch {
-    return undefined;
-  }
 }
 
 function describe(err: unknown): string {

@@ -1,50 +1,97 @@
-// Module-level registry of live driver groups and temp dirs, so no process or directory outlives the harness.
+// Module-level registry of live drivers and temp dirs, so no process or directory outlives the harness.
+import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { killGroup } from './process-group.js';
+import { findHolders, harnessStart, procAvailable, readProc, scanProcesses } from './proc-scan.js';
+import { awaitGoneSync, killTrees, type TreeRoot } from './process-tree.js';
 
-const liveGroups = new Set<number>();
+/** A driver the harness started and has not yet seen end (its tree proven gone). */
+export interface LiveDriver extends TreeRoot {
+  /** Journal directories it opened: a process holding files there is one of its own. */
+  readonly dirs: Set<string>;
+  /** The server the journal declared its durable state lives in, or null. */
+  externalState: string | null;
+}
+
+/** How long an exit or signal waits for killed processes to die before giving up on them. */
+const EXIT_WAIT_MS = 10_000;
+const SIGNAL_EXIT_CODES: Record<string, number> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
+
+const liveDrivers = new Map<number, LiveDriver>();
 const tempDirs = new Set<string>();
 let exitHookInstalled = false;
 let signalCleanupInstalled = false;
+let marks = 0;
 
-/** SIGKILLs every live driver group synchronously; safe inside `process.on('exit')` and signal handlers. */
-export function killAllDrivers(): void {
-  for (const pgid of liveGroups) {
-    try {
-      killGroup(pgid);
-    } catch {
-      // Best effort on the way out: one failing group must not spare the others.
-    }
-  }
-  liveGroups.clear();
+/** A mark no other driver of any harness carries: this process's pid, a counter and random bytes. */
+export function newDriverMark(): string {
+  marks += 1;
+  return `ejc-${process.pid}-${marks}-${randomBytes(6).toString('hex')}`;
 }
 
-/** Makes Ctrl-C / SIGTERM kill every driver group and remove registered temp dirs before exiting (130 / 143). */
+/**
+ * SIGKILLs every live driver's whole tree at once and waits (bounded) until all of it is dead, synchronously:
+ * safe inside `process.on('exit')` and signal handlers. Processes holding files in registered temp dirs die too.
+ */
+export function killAllDrivers(): void {
+  const roots = [...liveDrivers.values()];
+  const external = roots.some((d) => d.externalState !== null);
+  liveDrivers.clear();
+  if (roots.length === 0 && tempDirs.size === 0) return;
+  try {
+    const killed = killTrees(roots);
+    if (!external && procAvailable() && tempDirs.size > 0) {
+      // A process that cleared its environment and left the tree is still ours if it holds our directories.
+      const since = harnessStart();
+      const candidates = scanProcesses({ marks: false }).filter((p) => p.start >= since && p.pid !== process.pid).map((p) => p.pid);
+      for (const pid of findHolders([...tempDirs], candidates).keys()) {
+        const proc = readProc(pid);
+        if (proc === null) continue;
+        try {
+          process.kill(pid, 'SIGKILL');
+          killed.push({ ...proc, cmdline: null });
+        } catch {
+          // Already gone.
+        }
+      }
+    }
+    awaitGoneSync(killed, EXIT_WAIT_MS);
+  } catch {
+    // Best effort on the way out: nothing here may keep the harness from exiting.
+  }
+}
+
+/** Makes SIGINT / SIGTERM / SIGHUP end every driver tree and remove registered temp dirs before exiting (130 / 143 / 129). */
 export function installSignalCleanup(): void {
   if (signalCleanupInstalled) return;
   signalCleanupInstalled = true;
   installExitHook();
   const onSignal = (signal: NodeJS.Signals): void => {
+    // Synchronous from here to exit: no other trial step runs, so nothing new can be started meanwhile.
     killAllDrivers();
     removeTempDirsSync();
-    process.exit(signal === 'SIGINT' ? 130 : 143);
+    process.exit(SIGNAL_EXIT_CODES[signal] ?? 1);
   };
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(signal, onSignal);
 }
 
-/** Records a driver's process group as live until `unregisterGroup`. */
-export function registerGroup(pgid: number): void {
+/** Records a driver as live until `unregisterDriver`. */
+export function registerDriver(driver: LiveDriver): void {
   installExitHook();
-  liveGroups.add(pgid);
+  liveDrivers.set(driver.pgid, driver);
 }
 
-export function unregisterGroup(pgid: number): void {
-  liveGroups.delete(pgid);
+export function unregisterDriver(pgid: number): void {
+  liveDrivers.delete(pgid);
+}
+
+/** Every live driver except the one leading `pgid`: their processes legitimately hold shared journal files. */
+export function otherDrivers(pgid: number): TreeRoot[] {
+  return [...liveDrivers.values()].filter((d) => d.pgid !== pgid);
 }
 
 /** Records a temp dir that signal cleanup must remove unless it was cleaned up (or kept) first. */
 export function registerTempDir(path: string): void {
+  installExitHook();
   tempDirs.add(path);
 }
 
@@ -54,14 +101,17 @@ export function unregisterTempDir(path: string): void {
 
 /** The groups currently believed alive (for diagnostics and tests). */
 export function liveDriverGroups(): number[] {
-  return [...liveGroups];
+  return [...liveDrivers.keys()];
 }
 
 function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
-  // Detached drivers lead their own groups, so nothing else would kill them when the harness dies.
-  process.on('exit', killAllDrivers);
+  // Detached drivers lead their own groups and sessions, so nothing else would kill them when the harness dies.
+  process.on('exit', () => {
+    killAllDrivers();
+    removeTempDirsSync();
+  });
 }
 
 function removeTempDirsSync(): void {

@@ -24,16 +24,20 @@ export async function startDriver(launch: Launch, opts: StartDriverOptions): Pro
     failure = err;
   }
   await driver.kill();
-  throw startError(driver, spec.describe, failure);
+  throw startError(driver, spec.describe, failure, launch.kind);
 }
 
 /** Maps a failed handshake to the most specific error: what the host said, a version mismatch, or a start failure. */
-function startError(driver: DriverProcess, describe: string, failure: unknown): EjcError {
+function startError(driver: DriverProcess, describe: string, failure: unknown, kind: Launch['kind']): EjcError {
   const tail = driver.stderrTail(20);
   const hostLine = [...tail].reverse().find((line) => line.startsWith('ejc-host: '));
   const said = hostLine === undefined ? null : /^ejc-host: ([a-z_]+): (.*)$/.exec(hostLine);
   if (said !== null && (said[1] === 'adapter_missing' || said[1] === 'adapter_shape')) {
     return new EjcError(said[1], `${driver.label}: ${said[2] ?? hostLine}`, { cause: failure });
+  }
+  // The host checks only the outline of an adapter's capabilities; their fields are checked here, as hello arrives.
+  if (kind === 'module' && failure instanceof ProtocolViolation && failure.op === 'hello' && failure.field?.startsWith('result.capabilities') === true) {
+    return new EjcError('adapter_shape', `${driver.label}: the adapter's ${failure.field.slice('result.'.length)} is invalid (${failure.message})`, { cause: failure });
   }
   if (failure instanceof ProtocolViolation && failure.field === 'result.protocolVersion') {
     return new EjcError(

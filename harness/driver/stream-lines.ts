@@ -1,64 +1,52 @@
-// Splitting a child's stdout into protocol lines and keeping a bounded tail of its stderr.
-import { appendFileSync } from 'node:fs';
-import { StringDecoder } from 'node:string_decoder';
+// Splitting a child's stdout into protocol lines: linear in the bytes read, with a hard limit on a line's length.
 
-/** Longest protocol line accepted; a larger one is a violation rather than unbounded memory. */
+/** Longest protocol line accepted (bytes); a larger one is a violation rather than unbounded memory. */
 export const MAX_LINE_BYTES = 64 * 1024 * 1024;
 
-/** Accumulates chunks and yields complete lines (without newline); reports overlong lines instead of buffering forever. */
+/**
+ * Accumulates chunks and yields complete lines (without newline). Each byte is looked at once: only the
+ * new chunk is searched for a newline and an unfinished line is kept as a list of chunks, so a huge line
+ * costs time and memory in proportion to its bytes, up to the limit, where it is refused and dropped.
+ */
 export class LineBuffer {
-  private readonly decoder = new StringDecoder('utf8');
-  private partial = '';
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
 
-  /** Feeds one chunk; returns the complete lines it finished, or `overflow` when a line grew past the limit. */
+  constructor(private readonly maxLineBytes = MAX_LINE_BYTES) {}
+
+  /** Bytes of the unfinished line held in memory (never more than the limit). */
+  get bufferedBytes(): number {
+    return this.pendingBytes;
+  }
+
+  /** Feeds one chunk; returns the complete lines it finished, or `overflow` once a line grew past the limit. */
   push(chunk: Buffer | string): { lines: string[]; overflow: boolean } {
-    this.partial += typeof chunk === 'string' ? chunk : this.decoder.write(chunk);
-    const parts = this.partial.split('\n');
-    this.partial = parts.pop() ?? '';
-    const lines = parts.map((line) => (line.endsWith('\r') ? line.slice(0, -1) : line)).filter((line) => line.trim() !== '');
-    return { lines, overflow: this.partial.length > MAX_LINE_BYTES };
-  }
-}
-
-/** Keeps the last `maxLines` stderr lines in memory and, when a file is given, appends every byte to it. */
-export class StderrRing {
-  private readonly decoder = new StringDecoder('utf8');
-  private readonly lines: string[] = [];
-  private partial = '';
-  private fileFailed = false;
-
-  constructor(
-    private readonly file: string | undefined,
-    private readonly maxLines = 500,
-  ) {}
-
-  push(chunk: Buffer | string): void {
-    this.appendToFile(chunk);
-    this.partial += typeof chunk === 'string' ? chunk : this.decoder.write(chunk);
-    const parts = this.partial.split('\n');
-    this.partial = parts.pop() ?? '';
-    // A driver that never prints a newline must not grow the partial line without bound.
-    if (this.partial.length > 64 * 1024) {
-      parts.push(this.partial);
-      this.partial = '';
+    const buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+    const lines: string[] = [];
+    let start = 0;
+    for (let nl = buf.indexOf(10, start); nl !== -1; nl = buf.indexOf(10, start)) {
+      const length = this.pendingBytes + (nl - start);
+      if (length > this.maxLineBytes) return this.overflow(lines);
+      // A newline byte never occurs inside a multi-byte UTF-8 sequence, so each line decodes on its own.
+      const bytes = this.pendingBytes === 0 ? buf.subarray(start, nl) : Buffer.concat([...this.pending, buf.subarray(start, nl)], length);
+      this.pending = [];
+      this.pendingBytes = 0;
+      const line = bytes.toString('utf8');
+      const text = line.endsWith('\r') ? line.slice(0, -1) : line;
+      if (text.trim() !== '') lines.push(text);
+      start = nl + 1;
     }
-    for (const line of parts) this.lines.push(line.length > 4096 ? `${line.slice(0, 4096)}…` : line);
-    if (this.lines.length > this.maxLines) this.lines.splice(0, this.lines.length - this.maxLines);
-  }
-
-  /** The last `count` lines, including an unterminated final line. */
-  tail(count = 20): string[] {
-    const all = this.partial === '' ? this.lines : [...this.lines, this.partial];
-    return all.slice(Math.max(0, all.length - count));
-  }
-
-  private appendToFile(chunk: Buffer | string): void {
-    if (this.file === undefined || this.fileFailed) return;
-    try {
-      appendFileSync(this.file, chunk);
-    } catch {
-      // The log is a convenience; losing it must not disturb the trial. Stop trying after the first failure.
-      this.fileFailed = true;
+    if (start < buf.length) {
+      this.pending.push(buf.subarray(start));
+      this.pendingBytes += buf.length - start;
     }
+    return this.pendingBytes > this.maxLineBytes ? this.overflow(lines) : { lines, overflow: false };
+  }
+
+  private overflow(lines: string[]): { lines: string[]; overflow: boolean } {
+    // The refused line is dropped at once: what was kept of it is no longer needed as evidence.
+    this.pending = [];
+    this.pendingBytes = 0;
+    return { lines, overflow: true };
   }
 }

@@ -30,6 +30,25 @@ export function describePlan(plan: CrashPlan): string {
   return plan.occurrence && plan.occurrence > 1 ? `${at}#${plan.occurrence}` : at;
 }
 
+/**
+ * The operation a crash point named by the contract belongs to (`prepare.before-commit` → prepare),
+ * or null for a name that does not say (e.g. `checkpoint.before`, reached inside several operations).
+ * A planned point announced during another operation is not the point the scenario needs.
+ */
+export function operationOfPoint(point: string): string | null {
+  const kxm = /^kxm\.([a-z]+)\./.exec(point);
+  if (kxm) return `kxm.${kxm[1]}`;
+  const head = point.slice(0, point.indexOf('.'));
+  return POINT_OPERATIONS[head] ?? null;
+}
+
+const POINT_OPERATIONS: Record<string, string> = {
+  prepare: 'prepare',
+  settle: 'settle',
+  'run-sweep': 'runTerminal',
+  'session-sweep': 'sessionSweep',
+};
+
 /** Thrown through the engine when the planned kill happened, so the phase unwinds to the scenario. */
 export class CrashInjected extends Error {
   readonly code = 'crash_injected';

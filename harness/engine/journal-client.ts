@@ -51,7 +51,8 @@ export class JournalClient {
       outcome = await this.handle.call(op, params);
       while (outcome.kind === 'crashpoint') {
         this.trial.pointsSeen += 1;
-        if (this.trial.shouldKillAtPoint(outcome.point, this)) {
+        // A planned point announced inside the wrong operation is resumed, never killed at: the journal broke the plan.
+        if (!this.trial.pointInWrongOperation(outcome.point, op, this) && this.trial.shouldKillAtPoint(outcome.point, this)) {
           this.trial.noteOp(this, op, params, sent, { kind: 'killed', at: `point:${outcome.point}` });
           await this.trial.kill(this, `point:${outcome.point}`);
           throw new CrashInjected(`point:${outcome.point}`);
@@ -84,6 +85,6 @@ export class JournalClient {
     await this.try('close', {});
     await this.handle.close();
     this.trial.released(this);
-    this.trial.record({ kind: 'close', driver: this.label });
+    this.trial.note({ kind: 'close', driver: this.label });
   }
 }

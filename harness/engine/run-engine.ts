@@ -1,6 +1,7 @@
 // The engine's run path: §7 dispatch order, the pre-flight resume gate (§4), replay, and the terminal sweep.
 import type { GateDecision, PrepareVerdict, RecordedResult } from '../protocol/schemas.js';
 import type { JournalClient } from './journal-client.js';
+import { gateFor } from './harness-gate.js';
 import { logicalKey, payloadOf, scopeKey, type NodeScript, type RunScript, type ToolCall } from './model.js';
 import { DEFAULT_MAPPING, deriveProjections, nodeOutput } from './projections.js';
 import type { TrialContext } from './trial-context.js';
@@ -66,7 +67,7 @@ export async function resumeRun(t: TrialContext, client: JournalClient, run: Run
 
 async function gateNode(t: TrialContext, client: JournalClient, run: RunScript, node: NodeScript, outcome: RunOutcome): Promise<'pass' | 'refuse'> {
   const scope = { kind: 'run' as const, runId: run.runId, nodeId: node.nodeId };
-  let decision = await client.op('gate', { scope, attempt: 1 });
+  let decision = await gateFor(t, client, scope);
   outcome.gates.push(decision);
   await t.boundary('after-gate', client);
   if (decision.decision === 'reconcile') {
@@ -76,7 +77,7 @@ async function gateNode(t: TrialContext, client: JournalClient, run: RunScript, 
       if (effect.action === 'needs_attention') continue;
       await reconcileEffect(t, client, run, node, call, effect.effectId, effect.action, effect.idempotencyKey);
     }
-    decision = await client.op('gate', { scope, attempt: 1 });
+    decision = await gateFor(t, client, scope);
     outcome.gates.push(decision);
     await t.boundary('after-gate', client);
   }
@@ -94,17 +95,19 @@ async function reconcileEffect(
   action: 'retry_with_key' | 'reconcile_receipt',
   key: string | null,
 ): Promise<void> {
-  if (key === null) throw new Error(`gate asked to ${action} effect ${effectId} without its stored idempotency key`);
   const mapping = node.mapping ?? DEFAULT_MAPPING;
   const lk = logicalKey(scopeKey(run.runId, node.nodeId), call);
   if (action === 'retry_with_key') {
+    // A tier-1 retry is safe only under the key stored at prepare (§2, §4); without it nothing may be retried.
+    t.check(`gate hands back the stored idempotency key for the tier-1 retry of ${effectId}`, 'a key', key, key !== null);
+    if (key === null) return;
     const sent = t.world.dispatch(call.target, 1, { logicalKey: lk, idempotencyKey: key, payload: payloadOf(call), ...responseOf(call) });
     await t.boundary('after-reconcile-dispatch', client);
     await client.op('reconcile', { effectId, evidence: { kind: 'retried_with_key', result: deriveProjections(call.toolId, sent.response, mapping) } });
     await t.boundary('after-reconcile', client);
     return;
   }
-  const receipt = t.world.lookupReceipt(call.target, key);
+  const receipt = t.world.receiptFor(call.target, lk);
   if (receipt.found) {
     await client.op('reconcile', { effectId, evidence: { kind: 'receipt_found', result: deriveProjections(call.toolId, receipt.response, mapping) } });
     await t.boundary('after-reconcile', client);
@@ -160,7 +163,9 @@ async function executeNode(
       projections = verdict.result;
     } else {
       const lk = logicalKey(scopeKey(run.runId, node.nodeId), call);
-      const sent = t.world.dispatch(call.target, call.tier, { logicalKey: lk, idempotencyKey: verdict.idempotencyKey, payload: payloadOf(call), ...responseOf(call) });
+      const key = verdict.idempotencyKey ?? null;
+      if (call.tier === 1) t.check(`tier-1 prepare of slot ${call.slot} hands out an idempotency key`, 'a key', key, key !== null);
+      const sent = t.world.dispatch(call.target, call.tier, { logicalKey: lk, idempotencyKey: key, payload: payloadOf(call), ...responseOf(call) });
       await t.boundary('after-dispatch', client);
       if (node.timeoutSlots?.includes(call.slot)) {
         await client.op('settle', { effectId: verdict.effectId, state: 'ambiguous', reason: 'target did not answer' });

@@ -1,5 +1,5 @@
 // The engine's session path: turns with journaled calls, the atomic transcript write, and resume = read → notice → sweep.
-import type { CapturedRow, SessionReadResult, SessionSweepResult, TranscriptTurn } from '../protocol/schemas.js';
+import type { CapturedRow, Disclosure, EffectRow, EffectState, SessionReadResult, SessionSweepResult, TranscriptTurn } from '../protocol/schemas.js';
 import type { JournalClient } from './journal-client.js';
 import { logicalKey, payloadOf, scopeKey, type ToolCall } from './model.js';
 import { DEFAULT_MAPPING, deriveProjections } from './projections.js';
@@ -33,9 +33,15 @@ export interface OpenTurn {
 export interface ResumeOptions {
   /** The notice cannot be delivered (a failed stderr write): evidence must be kept. */
   readonly noticeFails?: boolean;
-  readonly chunkSize?: number;
   /** Leave the sweep for later (a slow chat process): the outcome's `sweepLater` performs it. */
   readonly deferSweep?: boolean;
+}
+
+/** One disclosed effect as the notice names it: its address and state (by row id or named directly), and the reason given. */
+export interface Disclosed {
+  readonly address: string;
+  readonly state: EffectState | null;
+  readonly reason: string;
 }
 
 export interface ResumeOutcome {
@@ -43,7 +49,7 @@ export interface ResumeOutcome {
   readError: string | null;
   sweep: SessionSweepResult | null;
   sweepError: string | null;
-  disclosed: Array<{ address: string; reason: string }>;
+  disclosed: Disclosed[];
   /** With deferSweep: sweeps exactly what this resume's read captured, whenever the engine gets to it. */
   sweepLater?: (client: JournalClient) => Promise<void>;
 }
@@ -80,7 +86,7 @@ export async function startTurn(t: TrialContext, client: JournalClient, sessionI
     if (script.unsettledSlots?.includes(call.slot)) continue;
     const sent = t.world.dispatch(call.target, call.tier, {
       logicalKey: logicalKey(scopeKey(sessionId, script.turn), call),
-      idempotencyKey: verdict.idempotencyKey,
+      idempotencyKey: verdict.idempotencyKey ?? null,
       payload: payloadOf(call),
       ...(call.response ? { response: call.response } : {}),
     });
@@ -135,15 +141,16 @@ export async function resumeSession(t: TrialContext, client: JournalClient, sess
   outcome.read = read.result;
   await t.boundary('after-session-read', client);
   const byId = new Map(read.result.effects.map((e) => [e.effectId, e]));
-  outcome.disclosed = read.result.disclosures.map((d) => ({ address: addressOf(byId.get(d.effectId), d.effectId), reason: d.reason }));
+  outcome.disclosed = read.result.disclosures.map((d) => disclosedOf(d, byId, sessionId));
   if (options.noticeFails) return outcome;
   const resume = t.log.ofType('session:notice').filter((n) => n.sessionId === sessionId).length + 1;
   t.log.append({ type: 'session:notice', sessionId, resume, disclosures: outcome.disclosed });
-  t.record({ kind: 'notice', sessionId, effectIds: read.result.disclosures.map((d) => d.effectId) });
+  t.note({ kind: 'notice', sessionId, effectIds: read.result.disclosures.map((d, i) => d.effectId ?? outcome.disclosed[i]!.address) });
   t.tally.disclosures += outcome.disclosed.length;
+  t.record.disclosure(client.label, outcome.disclosed.length);
   await t.boundary('after-session-notice', client);
   const sweepNow = async (sweeper: JournalClient): Promise<void> => {
-    const sweep = await sweeper.try('sessionSweep', { sessionId, captured: read.result.captured, ...(options.chunkSize ? { chunkSize: options.chunkSize } : {}) });
+    const sweep = await sweeper.try('sessionSweep', { sessionId, captured: read.result.captured });
     if (sweep.ok) outcome.sweep = sweep.result;
     else outcome.sweepError = sweep.code;
     await t.boundary('after-session-sweep', sweeper);
@@ -171,7 +178,14 @@ export function captured(effectId: string, sessionId: string, turn: number, slot
   return { effectId, sessionId, turn, slot, toolId, state: 'committed' };
 }
 
-function addressOf(row: { scope: { kind: string; turn?: number }; slot: number; toolId: string } | undefined, effectId: string): string {
-  if (!row || row.scope.kind !== 'session' || row.scope.turn === undefined) return `id:${effectId}`;
-  return sessionAddress(row.scope.turn, row.slot, row.toolId);
+// Disclosures are matched by effect address and state (§8): a journal may name them without its row id.
+function disclosedOf(d: Disclosure, byId: ReadonlyMap<string, EffectRow>, sessionId: string): Disclosed {
+  const row = d.effectId === undefined ? undefined : byId.get(d.effectId);
+  const named = d.scope !== undefined && d.slot !== undefined && d.toolId !== undefined ? { scope: d.scope, slot: d.slot, toolId: d.toolId } : null;
+  const from = named ?? (row && row.scope.kind === 'session' ? { scope: row.scope, slot: row.slot, toolId: row.toolId } : null);
+  const address = from === null ? `id:${d.effectId ?? '?'}` : `${from.scope.sessionId === sessionId ? '' : `${from.scope.sessionId}:`}${sessionAddress(from.scope.turn, from.slot, from.toolId)}`;
+  const state = d.state ?? row?.state ?? null;
+  // A row id and an address that name two different effects is no disclosure of either.
+  const agrees = named === null || row === undefined || (row.scope.kind === 'session' && row.scope.sessionId === named.scope.sessionId && row.scope.turn === named.scope.turn && row.slot === named.slot && row.toolId === named.toolId && (d.state === undefined || d.state === row.state));
+  return { address: agrees ? address : `conflict:${d.effectId}/${address}`, state, reason: d.reason };
 }

@@ -29,9 +29,10 @@ export function straceAvailable(): boolean {
 let cached: boolean | null = null;
 
 /** The same implementation started under strace: tracing durable syscalls to a log, or SIGKILLing it at one invocation. */
-export function underStrace(launch: Launch, mode: { log: string; kill?: SyscallEvent }): Launch {
-  const trace = `trace=${DURABLE_SYSCALLS.join(',')}`;
-  const strace = ['strace', '-f', '-qq', '-e', trace, '-o', mode.log];
+export function underStrace(launch: Launch, mode: { log: string; kill?: SyscallEvent; trace?: readonly string[]; decodeFds?: boolean }): Launch {
+  const trace = `trace=${(mode.trace ?? DURABLE_SYSCALLS).join(',')}`;
+  // -y prints each fd with its path, so a trace can tell a file from the protocol pipe.
+  const strace = ['strace', '-f', '-qq', ...(mode.decodeFds === true ? ['-y'] : []), '-e', trace, '-o', mode.log];
   if (mode.kill) strace.push('-e', `inject=${mode.kill.syscall}:signal=KILL:when=${mode.kill.invocation}`);
   // exec: strace leads the driver's process group and re-raises the tracee's SIGKILL as its own death.
   return { kind: 'command', command: ['exec', ...strace, '--', ...innerCommand(launch)].map(quote).join(' ') };

@@ -1,16 +1,20 @@
 // One trial's evidence: drivers it started, kills it made, assertions it checked, and the counts it saw.
 import { isDeepStrictEqual } from 'node:util';
 import { join } from 'node:path';
-import { mkdirSync } from 'node:fs';
-import type { DriverHandle } from '../driver/types.js';
+import { mkdirSync, realpathSync } from 'node:fs';
+import type { DriverHandle, ExitInfo, TreeEvidence } from '../driver/types.js';
 import { startDriver } from '../driver/start-driver.js';
 import type { Capabilities, EffectRow, HelloResult } from '../protocol/schemas.js';
-import type { Assertion, Kill, Launch } from '../../reports/schema.js';
+import type { Assertion, Kill, Launch, VariableCountKey } from '../../reports/schema.js';
 import { createRng, type Rng } from '../rng.js';
 import { TargetWorld } from '../world/targets.js';
 import { EventLog } from './event-log.js';
 import { JournalClient } from './journal-client.js';
-import { CrashInjected, describePlan, type CrashPlan } from './crash-plan.js';
+import { TrialRecord } from '../transcript/trial-record.js';
+import { CrashInjected, describePlan, operationOfPoint, type CrashPlan } from './crash-plan.js';
+import { EchoWatch, type EchoFinding } from '../secrets/echo-watch.js';
+import { implSecretsEnv } from '../secrets/impl-secrets.js';
+import { canaryLabel, registerSecret } from '../secrets/mask.js';
 import type { HistoryEvent, OpAnswer } from '../model/history.js';
 import type { OperationName } from '../protocol/schemas.js';
 import { EjcError } from '../errors.js';
@@ -28,6 +32,8 @@ export interface TrialSetup {
   readonly launch: Launch;
   readonly timeoutMs: number;
   readonly capabilities: Capabilities;
+  /** Declared-secret adapter options (`--impl-secret`): they reach each driver in its environment, never in its argv. */
+  readonly implSecrets?: Readonly<Record<string, string>>;
 }
 
 /** The evidence-collecting context every scenario trial runs in. */
@@ -44,6 +50,10 @@ export class TrialContext {
   readonly tally = { replays: 0, refusals: 0, disclosures: 0, bytesScanned: 0, canaryHits: 0, restarts: 0 };
   /** Report sections this trial contributes (`sections[name][scenarioId]`); values must be JSON and deterministic per seed. */
   readonly sections: Record<string, unknown> = {};
+  /** The wire and what happened around it: the kept transcript and the report's timeline. */
+  readonly record = new TrialRecord();
+  /** Counts the contract lets vary between runs of this trial (see `varies`). */
+  readonly variableCounts = new Set<VariableCountKey>();
   plannedKills = 0;
   effectsBefore: EffectRow[] | null = null;
   effectsAfter: EffectRow[] | null = null;
@@ -53,10 +63,14 @@ export class TrialContext {
   readonly #drivers = new Set<DriverHandle>();
   readonly #awaitingRestart = new Set<string>();
   readonly #stderr: string[] = [];
+  readonly #echo = new EchoWatch();
+  readonly #journalDirs = new Set<string>();
+  readonly #driverEnv: Record<string, string> | undefined;
   #plan: CrashPlan | null = null;
   #pointHits = 0;
   #boundaryHits = 0;
   #driverCount = 0;
+  readonly #ahead = new Map<number, { readonly key: string; readonly handle: Promise<DriverHandle> }>();
   #schedule: KillSchedule | null = null;
   #clock = 0;
   readonly #syscallArmed = new Map<JournalClient, { log: string; label: string }>();
@@ -72,39 +86,114 @@ export class TrialContext {
     this.seed = setup.seed;
     this.dir = setup.dir;
     this.rng = createRng(setup.seed);
-    this.world = new TargetWorld(setup.dir);
+    this.world = new TargetWorld(setup.dir, (entry) => this.record.target(entry));
     this.log = new EventLog(join(setup.dir, 'engine-events.jsonl'));
     this.capabilities = setup.capabilities;
     this.#launch = setup.launch;
     this.#timeoutMs = setup.timeoutMs;
+    this.#driverEnv = implSecretsEnv(setup.implSecrets);
+  }
+
+  /**
+   * Plants a secret in this trial: masked in everything the harness writes, and a failure of the
+   * secrets clause if any driver repeats it on stdout or stderr. Use it for every canary a scenario
+   * or a generator creates (not for values a journal may legitimately return, such as a run result).
+   */
+  secret(value: string): string {
+    registerSecret(value, canaryLabel(value));
+    this.#echo.plant(value);
+    return value;
+  }
+
+  /** Where drivers of this trial repeated a planted secret, and how many were planted. */
+  secretEchoes(): { planted: number; findings: EchoFinding[] } {
+    return { planted: this.#echo.planted, findings: this.#echo.findings() };
+  }
+
+  /** Every journal directory a driver of this trial opened: the journal's own files, not the harness's. */
+  get journalDirs(): string[] {
+    return [...this.#journalDirs];
   }
 
   /** Starts a fresh driver on the trial directory and opens the journal there; after a kill it counts as a restart. */
   async driver(label = 'primary', options: { journalDir?: string; launch?: Launch; env?: Record<string, string> } = {}): Promise<JournalClient> {
     this.#driverCount += 1;
     const journalDir = options.journalDir ?? join(this.dir, 'journal');
+    const name = `${label}#${this.#driverCount}`;
     // One restart per kill: the first driver started on the directory a killed driver left behind.
     const restart = this.#awaitingRestart.delete(journalDir);
     if (restart) {
       this.tally.restarts += 1;
       this.world.nextGeneration();
+      this.record.restart(name, journalDir);
     }
-    const handle = await startDriver(options.launch ?? this.#launch, {
-      label: `${label}#${this.#driverCount}`,
-      // The invoking directory, so `--cmd "python3 journal.py"` means what it says; the journal gets its directory in `open`.
-      cwd: process.cwd(),
-      timeoutMs: this.#timeoutMs,
-      stderrFile: join(this.dir, `driver-${this.#driverCount}.stderr.log`),
-      ...(options.env ? { env: options.env } : {}),
-    });
+    this.#journalDirs.add(journalDir);
+    const handle = await this.#startOrTakeAhead(label, this.#driverCount, options.launch ?? this.#launch, options.env);
     this.#drivers.add(handle);
     const client = new JournalClient(handle, this, journalDir);
-    this.record({ kind: 'driver', driver: handle.label, journal: journalDir, restart, clock: options.env?.['FAKETIME'] ?? null });
+    this.note({ kind: 'driver', driver: handle.label, journal: journalDir, restart, clock: options.env?.['FAKETIME'] ?? null });
     // Every announced point is armed, so a plan made mid-phase can still stop there.
     mkdirSync(journalDir, { recursive: true });
     await client.op('open', { dir: journalDir, armedCrashPoints: handle.hello.capabilities.crashPoints });
     return client;
   }
+
+  /**
+   * Starts a later driver of the trial ahead (spawned and past `hello`) while the current phase runs: the next
+   * driver(label, { launch }) call, or with `skip` the one after that many more calls. It is a fresh process that has
+   * opened nothing, never one that served before a kill; a call that asks for another label or launch discards it.
+   */
+  startAhead(label = 'primary', options: { launch?: Launch; skip?: number } = {}): void {
+    const number = this.#driverCount + 1 + (options.skip ?? 0);
+    if (this.#ahead.has(number)) return;
+    const launch = options.launch ?? this.#launch;
+    const handle = this.#spawn(label, number, launch);
+    handle.catch(() => undefined);
+    this.#ahead.set(number, { key: aheadKey(label, number, launch, undefined), handle });
+  }
+
+  async #startOrTakeAhead(label: string, number: number, launch: Launch, env: Record<string, string> | undefined): Promise<DriverHandle> {
+    // Started for this call or an earlier one: taken when it is the driver asked for, else discarded; later ones wait.
+    let taken: Promise<DriverHandle> | null = null;
+    for (const [n, ahead] of this.#ahead) {
+      if (n > number) continue;
+      this.#ahead.delete(n);
+      if (n === number && ahead.key === aheadKey(label, number, launch, env)) taken = ahead.handle;
+      else await discard(ahead.handle);
+    }
+    return taken ?? this.#spawn(label, number, launch, env);
+  }
+
+  #startOptions(name: string, number: number, extraEnv: Record<string, string> | undefined): Parameters<typeof startDriver>[1] {
+    // Generated trials add their own variables (a moved clock, a tracer) to the declared-secret ones.
+    const env = this.#driverEnv === undefined && extraEnv === undefined ? undefined : { ...this.#driverEnv, ...extraEnv };
+    return {
+      label: name,
+      onOutput: this.#echo.tap(name),
+      ...(env === undefined ? {} : { env }),
+      // The invoking directory, so `--cmd "python3 journal.py"` means what it says; the journal gets its directory in `open`.
+      cwd: process.cwd(),
+      timeoutMs: this.#timeoutMs,
+      stderrFile: join(this.dir, `driver-${number}.stderr.log`),
+      onWire: (line) => this.record.wire(name, line),
+    };
+  }
+
+  // Every driver, started now or ahead, enters the trial's record from its spawn to its exit.
+  #spawn(label: string, number: number, launch: Launch, env?: Record<string, string>): Promise<DriverHandle> {
+    const name = `${label}#${number}`;
+    const started = this.record.start(name);
+    const handle = startDriver(launch, this.#startOptions(name, number, env));
+    handle.then(
+      (h) => {
+        started.setPid(h.pid);
+        void h.exited.then((info) => this.record.exit(name, info));
+      },
+      () => this.record.exit(name, { signal: null, exitCode: null, killedByHarness: true }),
+    );
+    return handle;
+  }
+
 
   /** Arms one crash for the next phase; the trial is inconclusive unless it actually happens. */
   planCrash(plan: CrashPlan): void {
@@ -118,6 +207,8 @@ export class TrialContext {
   async untilCrash(phase: () => Promise<unknown>): Promise<void> {
     const plan = this.#plan;
     if (!plan) throw new Error('untilCrash without a planned crash');
+    // The crash makes a restart: its driver starts while the phase runs.
+    this.startAhead();
     try {
       await phase();
     } catch (err) {
@@ -129,7 +220,7 @@ export class TrialContext {
     this.inconclusiveReason ??= `planned crash ${describePlan(plan)} was never reached`;
   }
 
-  /** Called by the engine at each protocol boundary; kills the driver there when the plan (or the kill schedule) says so. */
+  /** Called by the engine at each protocol boundary; kills the driver there when the plan says so. */
   async boundary(name: string, client: JournalClient): Promise<void> {
     const plan = this.#plan;
     if (!plan && this.#schedule?.opportunity(`boundary:${name}`, client)) {
@@ -154,21 +245,56 @@ export class TrialContext {
     return this.#pointHits === (plan.occurrence ?? 1);
   }
 
-  /** SIGKILLs a driver's process group and records the kill with the signal actually observed. */
+  /**
+   * True when a driver announces the planned crash point inside an operation the point does not
+   * belong to (`prepare.before-commit` during settle): recorded once as a conclusive failure, since
+   * a kill there would not be the crash the scenario plans.
+   */
+  pointInWrongOperation(point: string, op: string, client: JournalClient): boolean {
+    const plan = this.#plan;
+    if (!plan || plan.kind !== 'point' || plan.point !== point) return false;
+    if (plan.driver !== undefined && !client.label.startsWith(plan.driver)) return false;
+    const owner = operationOfPoint(point);
+    if (owner === null || owner === op) return false;
+    const name = `crash point ${point} is announced inside ${owner}, where the contract places it`;
+    if (!this.assertions.some((a) => a.name === name)) this.assertions.push({ name, expected: `announced during ${owner}`, actual: `announced during ${op}`, passed: false, conclusive: true });
+    return true;
+  }
+
+  /** Records a failure that stands on its own (see Assertion.conclusive): the journal's answer broke `clause`. */
+  failConclusively(name: string, expected: unknown, actual: unknown): void {
+    this.assertions.push({ name, expected: jsonSafe(expected), actual: jsonSafe(actual), passed: false, conclusive: true });
+  }
+
+  /** SIGKILLs a driver's whole process tree and records the kill with the signal observed and the proof of the tree. */
   async kill(client: JournalClient, point: string): Promise<void> {
     if (this.#schedule !== null && this.#plan === null) this.plannedKills += 1;
     const seq = client.handle.seq;
+    const at = this.record.now();
     const exit = await client.handle.kill();
-    this.recordKill(client, { planned: point, point, seq, signal: exit.signal, driver: client.label });
+    this.recordKill(client, { planned: point, point, seq, signal: exit.signal, driver: client.label }, exit, at);
   }
 
-  /** Records a kill that already happened (e.g. delivered by strace at a syscall) as evidence. */
-  recordKill(client: JournalClient, kill: Kill): void {
+  /**
+   * Records a kill that already happened (e.g. delivered by strace at a syscall) as evidence, with the proof of
+   * its process tree from `exit`: a process that survived it or still holds the journal's files makes the trial
+   * inconclusive. `at` is when the kill was sent (for the timeline).
+   */
+  recordKill(client: JournalClient, kill: Kill, exit?: ExitInfo, at?: number): void {
     this.#drivers.delete(client.handle);
     this.#syscallArmed.delete(client);
     this.#awaitingRestart.add(client.journalDir);
-    this.kills.push(kill);
-    this.record({ kind: 'kill', driver: client.label, at: kill.point, signal: kill.signal });
+    this.note({ kind: 'kill', driver: client.label, at: kill.point, signal: kill.signal });
+    if (exit === undefined) {
+      this.kills.push(kill);
+      this.record.kill(kill, at);
+      return;
+    }
+    const tree = this.#normalised(exit.tree);
+    const recorded = { ...kill, tree };
+    this.kills.push(recorded);
+    this.record.kill(recorded, at);
+    this.#survivorsMakeInconclusive(`the kill of ${client.label} at ${kill.point}`, tree);
   }
 
   /** Installs a generated crash schedule: consulted at every boundary and announced point while no single crash is planned. */
@@ -179,11 +305,11 @@ export class TrialContext {
   /** Turns history recording on (for generated trials); the world's dispatches and lookups are recorded too. */
   enableHistory(): void {
     this.history ??= [];
-    this.world.onEvent = (e) => this.record(e);
+    this.world.onEvent = (e) => this.note(e);
   }
 
   /** Appends to the history when it is enabled. */
-  record(event: HistoryEvent): void {
+  note(event: HistoryEvent): void {
     this.history?.push(event);
   }
 
@@ -196,7 +322,7 @@ export class TrialContext {
   /** Records one finished (or killed) operation of a driver. */
   noteOp(client: JournalClient, op: OperationName, params: unknown, sent: number, answer: OpAnswer): void {
     if (this.history === null) return;
-    this.record({ kind: 'op', driver: client.label, sent, answered: this.tick(), op, params, answer });
+    this.note({ kind: 'op', driver: client.label, sent, answered: this.tick(), op, params, answer });
   }
 
   /**
@@ -206,14 +332,15 @@ export class TrialContext {
   async syscallKill(client: JournalClient, error: unknown): Promise<string | null> {
     const armed = this.#syscallArmed.get(client);
     if (!armed || !(error instanceof EjcError) || error.code !== 'driver_exited') return null;
+    const at = this.record.now();
     const exit = await client.handle.kill();
     // A wrapper (a shell, a version shim) may outlive the tracee and exit 137: strace's log is the evidence.
     const signal = exit.signal === 'SIGKILL' || traceeKilled(armed.log) ? 'SIGKILL' : exit.signal;
     if (signal !== 'SIGKILL') return null;
-    const at = `syscall:${armed.label}`;
+    const point = `syscall:${armed.label}`;
     this.plannedKills += 1;
-    this.recordKill(client, { planned: at, point: at, seq: client.handle.seq, signal, driver: client.label });
-    return at;
+    this.recordKill(client, { planned: point, point, seq: client.handle.seq, signal, driver: client.label }, exit, at);
+    return point;
   }
 
   /** A driver closed gracefully: no longer live. */
@@ -234,6 +361,11 @@ export class TrialContext {
     return this.#drivers.size;
   }
 
+  /** The per-operation timeout of this trial's drivers. */
+  get timeoutMs(): number {
+    return this.#timeoutMs;
+  }
+
   /** Records an assertion by deep equality. */
   expect(name: string, expected: unknown, actual: unknown): boolean {
     return this.check(name, expected, actual, isDeepStrictEqual(expected, actual));
@@ -245,9 +377,20 @@ export class TrialContext {
     return passed;
   }
 
-  /** The per-operation timeout of this trial's drivers. */
-  get timeoutMs(): number {
-    return this.#timeoutMs;
+  /**
+   * Records an observation the contract lets vary (which of two racing resumes disclosed, a kill
+   * between notice and sweep): when allowed, `actual` is the allowance itself and the raw value goes
+   * to `observed`, so the outcome digest depends on conformance, not on the machine's load.
+   */
+  allow(name: string, allowance: string, observed: unknown, allowed: boolean): boolean {
+    const value = jsonSafe(observed);
+    this.assertions.push({ name, expected: allowance, actual: allowed ? allowance : value, observed: value, passed: allowed });
+    return allowed;
+  }
+
+  /** Marks counts whose value the contract lets vary in this trial; they stay in the report, out of the outcome digest. */
+  varies(...keys: VariableCountKey[]): void {
+    for (const k of keys) this.variableCounts.add(k);
   }
 
   /** How the implementation under test is started (absolute paths). */
@@ -261,28 +404,71 @@ export class TrialContext {
     return first ? first.hello : null;
   }
 
-  /** Closes every live driver (gracefully when possible) and collects their stderr tails. */
+  /** Closes every live driver (gracefully when possible), collects their stderr tails, and checks each tree ended. */
   async closeAll(): Promise<void> {
-    for (const handle of this.#drivers) {
-      this.#stderr.push(...handle.stderrTail(20));
-      await handle.close();
-    }
-    this.#drivers.clear();
+    await this.#dropAhead();
+    await this.#endAll((handle) => handle.close());
   }
 
   /** Kills every live driver: the path for failures and timeouts. */
   async killAll(): Promise<void> {
+    await this.#dropAhead();
+    await this.#endAll((handle) => handle.kill());
+  }
+
+  async #endAll(end: (handle: DriverHandle) => Promise<ExitInfo>): Promise<void> {
     for (const handle of this.#drivers) {
       this.#stderr.push(...handle.stderrTail(20));
-      await handle.kill();
+      const exit = await end(handle);
+      this.#survivorsMakeInconclusive(`after ${handle.label} ended`, this.#normalised(exit.tree));
     }
     this.#drivers.clear();
+  }
+
+  #survivorsMakeInconclusive(when: string, tree: TreeEvidence): void {
+    if (tree.survivors.length === 0) return;
+    const each = tree.survivors.map((p) => `\`${p.cmdline || '(no command line)'}\`${p.holds.length > 0 ? ` holding ${p.holds.join(', ')}` : ''}`);
+    this.inconclusiveReason ??=
+      `${when}, ${tree.survivors.length} process(es) outside the harness's kill still ran or held the journal's files: ${each.join('; ')}`;
+  }
+
+  // Paths and command lines name the trial directory, which differs per run; the outcome must not.
+  #normalised(tree: TreeEvidence): TreeEvidence {
+    const dirs = [...new Set([realDir(this.dir), this.dir])];
+    const clean = (text: string): string => dirs.reduce((acc, d) => acc.split(d).join('<trial>'), text);
+    const each = (list: TreeEvidence['escaped']): TreeEvidence['escaped'] =>
+      list.map((p) => ({ ...p, cmdline: clean(p.cmdline), holds: p.holds.map(clean) }));
+    return { processes: tree.processes, escaped: each(tree.escaped), survivors: each(tree.survivors) };
+  }
+
+  async #dropAhead(): Promise<void> {
+    const unused = [...this.#ahead.values()];
+    this.#ahead.clear();
+    for (const ahead of unused) await discard(ahead.handle);
   }
 
   /** Stderr lines captured from drivers so far. */
   stderrTail(): string[] {
     return this.#stderr.slice(-40);
   }
+}
+
+function realDir(dir: string): string {
+  try {
+    return realpathSync(dir);
+  } catch {
+    return dir;
+  }
+}
+
+function aheadKey(label: string, number: number, launch: Launch, env: Record<string, string> | undefined): string {
+  return JSON.stringify([label, number, launch, env ?? null]);
+}
+
+// An unused driver started ahead: it never opened a journal, so it is simply killed (not a kill of the trial).
+async function discard(handle: Promise<DriverHandle>): Promise<void> {
+  const started = await handle.catch(() => null);
+  await started?.kill();
 }
 
 function jsonSafe(value: unknown): unknown {

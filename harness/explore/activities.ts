@@ -18,7 +18,7 @@ export async function runActivity(x: Exec, a: Activity): Promise<void> {
       const i = a.run % x.runs.length;
       if (x.started.has(i)) return regate(x, i);
       x.started.add(i);
-      t.record({ kind: 'note', text: `run ${JSON.stringify(x.runs[i]!.runId)} starts${a.pause === undefined ? '' : ` (it pauses after ${a.pause} node(s))`}${a.fault ? ` with the fault ${a.fault} on` : ''}` });
+      t.note({ kind: 'note', text: `run ${JSON.stringify(x.runs[i]!.runId)} starts${a.pause === undefined ? '' : ` (it pauses after ${a.pause} node(s))`}${a.fault ? ` with the fault ${a.fault} on` : ''}` });
       const faulted = a.fault !== undefined && (await x.primary.try('fault', { fault: a.fault, enabled: true })).ok;
       const driver = x.primary;
       await startRun(t, x.primary, x.runs[i]!, a.pause === undefined ? {} : { pauseAfter: a.pause });
@@ -37,7 +37,7 @@ export async function runActivity(x: Exec, a: Activity): Promise<void> {
       const terminal = t.log.read().some((e) => (e.type === 'run:completed' || e.type === 'run:failed') && e.runId === run.runId);
       if (!x.started.has(i) || terminal) return;
       await duplicateWorker(x, i);
-      t.record({ kind: 'note', text: `run ${JSON.stringify(run.runId)} continues` });
+      t.note({ kind: 'note', text: `run ${JSON.stringify(run.runId)} continues` });
       await continueRun(t, x.primary, run);
       return;
     }
@@ -66,7 +66,7 @@ export async function runActivity(x: Exec, a: Activity): Promise<void> {
     case 'resume': {
       const s = x.session(a.session);
       if (!s) return;
-      const out = await resumeSession(t, x.primary, s.id, { noticeFails: a.noticeFails, deferSweep: a.deferSweep, ...(a.chunkSize ? { chunkSize: a.chunkSize } : {}) });
+      const out = await resumeSession(t, x.primary, s.id, { noticeFails: a.noticeFails, deferSweep: a.deferSweep });
       if (out.sweepLater) x.laterSweeps.push({ driver: x.primary, sweep: out.sweepLater });
       return;
     }
@@ -118,7 +118,7 @@ export async function runActivity(x: Exec, a: Activity): Promise<void> {
 async function duplicateWorker(x: Exec, i: number): Promise<void> {
   const again = x.nextRerun(i);
   const done = new Set(x.t.log.ofType('node:completed').filter((e) => e.runId === again.runId).map((e) => e.nodeId));
-  x.t.record({ kind: 'note', text: `a duplicate worker re-prepares the finished nodes of run ${JSON.stringify(again.runId)}` });
+  x.t.note({ kind: 'note', text: `a duplicate worker re-prepares the finished nodes of run ${JSON.stringify(again.runId)}` });
   for (const node of again.nodes.filter((n) => done.has(n.nodeId))) {
     for (const call of node.rerunCalls ?? node.calls) {
       await x.primary.op('prepare', {
@@ -220,7 +220,7 @@ async function faulted(x: Exec, a: Extract<Activity, { kind: 'fault' }>): Promis
     case 'checkpoint_blocked_by_reader': {
       // A legacy result freed while a reader holds the WAL: the checkpoint must not claim its bytes gone.
       if (x.features.seeding) await seed(x, { kind: 'seed', run: -1, session: a.session, digest: 'v4' });
-      await runActivity(x, { kind: 'resume', session: a.session, noticeFails: false, deferSweep: false, chunkSize: null });
+      await runActivity(x, { kind: 'resume', session: a.session, noticeFails: false, deferSweep: false });
       x.scan();
       await x.primary.op('checkpoint', {});
       x.scan();
@@ -230,10 +230,10 @@ async function faulted(x: Exec, a: Extract<Activity, { kind: 'fault' }>): Promis
       await regate(x, i);
       break;
     case 'session_read_fails':
-      await runActivity(x, { kind: 'resume', session: a.session, noticeFails: false, deferSweep: false, chunkSize: null });
+      await runActivity(x, { kind: 'resume', session: a.session, noticeFails: false, deferSweep: false });
       break;
     case 'sweep_fails_after_first_chunk':
-      await runActivity(x, { kind: 'resume', session: a.session, noticeFails: false, deferSweep: false, chunkSize: 1 });
+      await runActivity(x, { kind: 'resume', session: a.session, noticeFails: false, deferSweep: false });
       break;
   }
   // A kill inside the disturbed activity ended the fault with its process.

@@ -144,7 +144,7 @@ function activity(f: Features): fc.Arbitrary<Activity> {
     options.push(
       { weight: 6, arbitrary: fc.record({ kind: fc.constant('turn' as const), session: s, turn }) },
       { weight: 2, arbitrary: fc.constant({ kind: 'finish-turns' as const }) },
-      { weight: 4, arbitrary: fc.record({ kind: fc.constant('resume' as const), session: s, noticeFails: fc.constantFrom(false, false, false, true), deferSweep: fc.constantFrom(false, false, true), chunkSize: fc.constantFrom(null, 1, 2) }) },
+      { weight: 4, arbitrary: fc.record({ kind: fc.constant('resume' as const), session: s, noticeFails: fc.constantFrom(false, false, false, true), deferSweep: fc.constantFrom(false, false, true) }) },
       { weight: 1, arbitrary: fc.constant({ kind: 'sweep-later' as const }) },
       { weight: 1, arbitrary: fc.record({ kind: fc.constant('repeat-turn' as const), session: s, pick: fc.nat(5) }) },
       { weight: 1, arbitrary: fc.record({ kind: fc.constant('race-resume' as const), session: s }) },
@@ -251,7 +251,7 @@ function sessionSteps(f: Features, session: number, t: TurnPlan, resume: boolean
   const turnStep = kill.map((k): Step => ({ act: { kind: 'turn', session, turn: t }, kill: k }));
   if (!resume) return fc.tuple(turnStep);
   if (t.deferred.length > 0) return fc.tuple(kill.map((k): Step => ({ act: { kind: 'turn-race', session, turn: t }, kill: k })));
-  const resumeStep = fc.tuple(kill, fc.constantFrom(false, false, false, true)).map(([k, noticeFails]): Step => ({ act: { kind: 'resume', session, noticeFails, deferSweep: false, chunkSize: null }, kill: k }));
+  const resumeStep = fc.tuple(kill, fc.constantFrom(false, false, false, true)).map(([k, noticeFails]): Step => ({ act: { kind: 'resume', session, noticeFails, deferSweep: false }, kill: k }));
   // An older process (or a repeated message) prepares the same turn again: always refused.
   // (Before the resume: its sweep removes the committed rows a repeat would have to be refused at.)
   const repeat = fc.constantFrom<Step[]>([], [{ act: { kind: 'repeat-turn', session, pick: 99 }, kill: null }]);

@@ -24,7 +24,7 @@ export class CanaryBook {
     // The closing Z (never a base-36 digit here) keeps one canary from being a prefix of another.
     const value = `${CANARY_PREFIX}${this.#tag}x${id.toString(36)}Z`;
     this.values.push(value);
-    this.#t.record({ kind: 'canary', id, role, value });
+    this.#t.note({ kind: 'canary', id, role, value });
     return value;
   }
 

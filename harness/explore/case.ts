@@ -91,7 +91,7 @@ export type Activity =
   /** A turn still running while the session resumes: the read, then the turn's late commits, then the sweep of what was read. */
   | { readonly kind: 'turn-race'; readonly session: number; readonly turn: TurnPlan }
   | { readonly kind: 'finish-turns' }
-  | { readonly kind: 'resume'; readonly session: number; readonly noticeFails: boolean; readonly deferSweep: boolean; readonly chunkSize: number | null }
+  | { readonly kind: 'resume'; readonly session: number; readonly noticeFails: boolean; readonly deferSweep: boolean }
   | { readonly kind: 'sweep-later' }
   | { readonly kind: 'repeat-turn'; readonly session: number; readonly pick: number }
   | { readonly kind: 'race-prepare'; readonly attempts: number; readonly delays: readonly number[]; readonly settle: boolean }

@@ -83,7 +83,7 @@ export class Exec {
       const log = join(this.t.dir, `strace-${++this.#straceRuns}.log`);
       killer = await attachSyscallKiller(primary.handle.pid, { syscall: plan.syscall, invocation: plan.n }, log);
       this.t.armSyscallKill(primary, { log, label: `${plan.syscall}#${plan.n} of ${op}` });
-      this.t.record({ kind: 'note', text: `strace attached to ${primary.label}: SIGKILL at the ${plan.n}th ${plan.syscall} from this ${op} on` });
+      this.t.note({ kind: 'note', text: `strace attached to ${primary.label}: SIGKILL at the ${plan.n}th ${plan.syscall} from this ${op} on` });
     };
     try {
       await fn();
@@ -156,7 +156,7 @@ export class Exec {
     } catch (error) {
       if (error instanceof JournalOpError) {
         // The journal answered an error where the engine needed a result: the history holds it for the model.
-        this.t.record({ kind: 'note', text: `the engine could not go on after ${error.op} answered ${error.code}` });
+        this.t.note({ kind: 'note', text: `the engine could not go on after ${error.op} answered ${error.code}` });
         return;
       }
       if (!(error instanceof CrashInjected)) throw error;

@@ -1,6 +1,10 @@
 // The exploration as a conformance report: one scenario per trial of the stream, the shrunk counterexample, and its replay command.
 import type { HelloResult } from '../protocol/schemas.js';
-import { REFERENCE_MODULE, harnessVersion, referenceAdapterPath, sortedCaps } from '../run-conformance.js';
+import { REFERENCE_MODULE, fingerprintImplementation, harnessVersion, referenceAdapterPath, sortedCaps } from '../run-conformance.js';
+import { describeEnvironment } from '../../reports/environment.js';
+import { harnessBuild } from '../../reports/harness-build.js';
+import { settingsOf } from '../../reports/settings.js';
+import { maskValue } from '../secrets/mask.js';
 import { REPORT_SCHEMA_NAME, REPORT_SCHEMA_VERSION, type Launch, type Report, type ScenarioResult } from '../../reports/schema.js';
 import { reportVerdict, scenarioVerdict, summarize, sumCounts } from '../../reports/derive.js';
 import { sealReport } from '../../reports/seal.js';
@@ -51,10 +55,11 @@ export function buildExploreReport(x: ExploreReportInput): Report {
   }
   const summary = summarize(scenarios);
   const finished = new Date();
-  return sealReport({
+  // Sealed after masking, so the hashes cover exactly the bytes every writer emits (as `ejc run` does).
+  return sealReport(maskValue({
     schema: { name: REPORT_SCHEMA_NAME, version: REPORT_SCHEMA_VERSION },
     implementation: { name: x.hello.name, version: x.hello.version, protocolVersion: x.hello.protocolVersion, capabilities: sortedCaps(x.hello.capabilities), launch: o.launch },
-    harness: { name: 'effect-journal-conformance', version: harnessVersion(), node: process.version, platform: `${process.platform}-${process.arch}` },
+    harness: { name: 'effect-journal-conformance', version: harnessVersion(), node: process.version, platform: `${process.platform}-${process.arch}`, build: harnessBuild() },
     seed: o.seed,
     selection: { scenarios: ['explore'], tags: [], shard: o.shard },
     startedAt: x.started.toISOString(),
@@ -67,7 +72,21 @@ export function buildExploreReport(x: ExploreReportInput): Report {
     sections: { explore: section, exploreSettings: exploreSettings(o, x.features) },
     reproduce: { run: ['npx ejc', ...o.argv.map(shellQuote)].join(' '), verify: 'npx ejc verify report.json' },
     boundary: claimBoundary(),
-  });
+    fingerprint: fingerprintImplementation({ launch: o.launch }),
+    environment: [describeEnvironment(o.shard?.index ?? null)],
+    settings: settingsOf({ timeoutMs: o.timeoutMs, expectFailures: [], familySettings: { explore: exploreFamilySettings(o) } }),
+  }));
+}
+
+// What shapes the stream besides the seed: a re-run or a merge must use the same.
+function exploreFamilySettings(o: ExploreOptions): Record<string, string | number | boolean> {
+  return {
+    trials: o.trials,
+    budgetMs: o.budgetMs ?? 0,
+    maxShrinks: o.maxShrinks,
+    profile: o.profile,
+    ...(o.replay === null ? {} : { replay: `${o.replay.seed >>> 0}:${o.replay.path}` }),
+  };
 }
 
 function scenario(id: string, r: GeneratedTrial, c: TrialCase, reproduce: string): ScenarioResult {

@@ -71,7 +71,7 @@ function describeRequest(op: string, params: unknown): string {
     case 'sessionRead':
       return `sessionRead ${JSON.stringify(p['sessionId'])} with ${(p['transcript'] as unknown[]).length} transcript turn(s)`;
     case 'sessionSweep':
-      return `sessionSweep ${JSON.stringify(p['sessionId'])} of ${(p['captured'] as unknown[]).length} captured row(s)${p['chunkSize'] ? ` in chunks of ${String(p['chunkSize'])}` : ''}${p['insideOuterTransaction'] ? ' inside an outer transaction' : ''}`;
+      return `sessionSweep ${JSON.stringify(p['sessionId'])} of ${(p['captured'] as unknown[]).length} captured row(s)${p['insideOuterTransaction'] ? ' inside an outer transaction' : ''}`;
     case 'runTerminal':
       return `runTerminal ${JSON.stringify(p['runId'])}`;
     case 'reconcile':

@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { liveGroupMembers } from '../driver/process-group.js';
-import { registerGroup, unregisterGroup } from '../driver/registry.js';
+import { newDriverMark, registerDriver, unregisterDriver } from '../driver/registry.js';
 import { DURABLE_SYSCALLS } from '../engine/syscall-sweep.js';
 import { EjcError } from '../errors.js';
 
@@ -20,8 +20,9 @@ export async function attachSyscallKiller(pgid: number, kill: { syscall: string;
   const child = spawn('strace', args, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
   if (child.pid === undefined) throw new EjcError('internal', 'strace could not be started to attach to the driver');
   const pid = child.pid;
-  registerGroup(pid);
-  const exited = once(child, 'exit').then(() => unregisterGroup(pid));
+  // Registered like a driver (it leads its own group), so a harness that dies takes the tracer with it.
+  registerDriver({ pgid: pid, mark: newDriverMark(), dirs: new Set(), externalState: null });
+  const exited = once(child, 'exit').then(() => unregisterDriver(pid));
   let stderr = '';
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new EjcError('internal', `strace did not attach to ${pids.join(', ')} within 10 s: ${stderr.trim()}`)), 10_000);

@@ -17,7 +17,7 @@ export type HistoryEvent =
   /** A SIGKILL of a driver's group; `at` is boundary:…, point:… or syscall:…. */
   | { readonly kind: 'kill'; readonly driver: string; readonly at: string; readonly signal: string | null }
   | { readonly kind: 'close'; readonly driver: string }
-  | { readonly kind: 'dispatch'; readonly target: string; readonly tier: number; readonly logicalKey: string; readonly idempotencyKey: string; readonly applied: boolean; readonly deduplicated: boolean }
+  | { readonly kind: 'dispatch'; readonly target: string; readonly tier: number; readonly logicalKey: string; readonly idempotencyKey: string | null; readonly applied: boolean; readonly deduplicated: boolean }
   | { readonly kind: 'lookup'; readonly target: string; readonly idempotencyKey: string; readonly found: boolean }
   /** The engine published a session notice naming these effect ids. */
   | { readonly kind: 'notice'; readonly sessionId: string; readonly effectIds: readonly string[] }

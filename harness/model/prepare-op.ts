@@ -16,12 +16,15 @@ export function prepareAnswered(state: MState, p: PrepareRequest, v: PrepareVerd
     return fail(verdictClause(existing, p, allowed), `prepare ${describeAddr(p)}`, describeVerdicts(allowed), v.verdict === 'refuse' ? `refuse (${v.code})` : v.verdict);
   }
   if (v.verdict === 'proceed') {
+    const ikey = v.idempotencyKey ?? null;
+    // Keys are tier 1's alone (§2): a tier-1 row without one can never be retried safely.
+    if (p.tier === 1 && ikey === null) return fail('key.verbatim', `prepare ${describeAddr(p)}: the tier-1 idempotency key`, 'a key generated at prepare', 'none');
     const clash = rowById(state, v.effectId);
     if (clash && clash.addr !== addr) return fail('listing', `prepare ${describeAddr(p)}: the new row's effect id`, 'an id no other live row has', `${v.effectId}, already the id of another row`);
     const row: MRow = {
       addr, scope, slot: p.slot, toolId: p.toolId, tier: p.tier, id: v.effectId, state: 'unresolved', sub: 'prepared',
       args: { args: p.args, secretArgKeys: p.secretArgKeys }, mapping: p.outputMappingConfig, result: null,
-      ikey: v.idempotencyKey, callId: p.audit.callId, resolution: null, canaries: [],
+      ikey, callId: p.audit.callId, resolution: null, canaries: [],
     };
     return ok(withRow(state, row), 'prepare.verdict');
   }

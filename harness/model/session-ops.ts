@@ -1,5 +1,5 @@
 // The model of the session read and sweep (§8, §9): what a read must disclose and capture, what a sweep may delete.
-import type { CapturedRow, SessionReadRequest, SessionReadResult, SessionSweepRequest, SessionSweepResult } from '../protocol/schemas.js';
+import type { CapturedRow, Disclosure, SessionReadRequest, SessionReadResult, SessionSweepRequest, SessionSweepResult } from '../protocol/schemas.js';
 import { allowedDisclosures, primaryReason } from './disclosure.js';
 import type { OpAnswer } from './history.js';
 import { checkpointed, sessionRows, withRow, withoutRows, type MRow, type MState } from './journal-state.js';
@@ -33,10 +33,12 @@ export function readAnswered(state: MState, p: SessionReadRequest, answer: OpAns
   if (left.size > 0) return fail(missingClause([...left][0]!), `${where}: rows the read must see`, rows.map(rowLabel), `missing ${[...left].map(rowLabel).join('; ')}`);
   const disclosed = new Map<string, string>();
   for (const d of r.disclosures) {
-    const row = byId.get(d.effectId);
-    if (!row) return fail('disclosure', `${where}: disclosure of ${d.effectId}`, 'a row of this session', 'no such row');
-    if (disclosed.has(d.effectId)) return fail('disclosure', `${where}: ${rowLabel(row)} disclosed twice in one read`, 'once', 'twice');
-    disclosed.set(d.effectId, d.reason);
+    const id = disclosedId(d, byId, p.sessionId);
+    const named = d.effectId ?? `turn ${d.scope?.turn ?? '?'} slot ${d.slot ?? '?'} ${d.toolId ?? '?'}`;
+    const row = id === null ? undefined : byId.get(id);
+    if (id === null || !row) return fail('disclosure', `${where}: disclosure of ${named}`, 'a row of this session, its id and address agreeing', 'no such row');
+    if (disclosed.has(id)) return fail('disclosure', `${where}: ${rowLabel(row)} disclosed twice in one read`, 'once', 'twice');
+    disclosed.set(id, d.reason);
   }
   for (const [id, row] of byId) {
     const allowed = allowedDisclosures(view(row), p.transcript);
@@ -59,7 +61,7 @@ export function sweepTargets(state: MState, p: SessionSweepRequest): MRow[] {
 }
 
 export function sweepAnswered(state: MState, p: SessionSweepRequest, answer: OpAnswer, env: OpEnv): Outcome {
-  const where = `session sweep of ${JSON.stringify(p.sessionId)} (${p.captured.length} captured${p.chunkSize ? `, chunks of ${p.chunkSize}` : ''})`;
+  const where = `session sweep of ${JSON.stringify(p.sessionId)} (${p.captured.length} captured)`;
   if (p.insideOuterTransaction) {
     return answer.kind === 'error' && answer.code === 'outer_transaction' ? ok(state, 'retention.outer-transaction') : fail('retention.outer-transaction', `${where} inside an outer transaction`, 'error outer_transaction, nothing deleted', describe(answer));
   }
@@ -100,4 +102,14 @@ function sameSet(a: readonly string[], b: readonly string[]): boolean {
 export function missingClause(row: MRow): 'retention.unresolved' | 'retention.resumable' | 'retention.session-sweep' {
   if (row.state !== 'committed') return 'retention.unresolved';
   return row.scope.kind === 'run' ? 'retention.resumable' : 'retention.session-sweep';
+}
+
+/** The row id a disclosure names: by id, or by address and state (the protocol allows either); null when they disagree or name nothing read. */
+function disclosedId(d: Disclosure, byId: ReadonlyMap<string, MRow>, sessionId: string): string | null {
+  if (d.scope === undefined || d.slot === undefined || d.toolId === undefined) return d.effectId ?? null;
+  const scope = d.scope;
+  const matches = (row: MRow, id: string): boolean =>
+    (d.effectId === undefined || d.effectId === id) && scope.sessionId === sessionId && row.scope.kind === 'session' && row.scope.turn === scope.turn && row.slot === d.slot && row.toolId === d.toolId && (d.state === undefined || d.state === row.state);
+  for (const [id, row] of byId) if (matches(row, id)) return id;
+  return null;
 }

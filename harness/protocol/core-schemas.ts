@@ -95,7 +95,8 @@ export const PrepareRequest = z.object({
   audit: AttemptAudit,
 });
 export const PrepareVerdict = z.discriminatedUnion('verdict', [
-  z.object({ verdict: z.literal('proceed'), effectId: z.string().min(1), idempotencyKey: z.string().min(1) }),
+  // The target idempotency key is tier 1 only (§2): a tier 2 or 3 row may have none.
+  z.object({ verdict: z.literal('proceed'), effectId: z.string().min(1), idempotencyKey: z.string().min(1).nullable().optional() }),
   z.object({ verdict: z.literal('replay'), effectId: z.string().min(1), result: RecordedResult }),
   z.object({
     verdict: z.literal('refuse'),
@@ -147,8 +148,8 @@ export const ReconcileRequest = z.object({ effectId: z.string().min(1), evidence
 export const ReconcileResult = z.object({
   effectId: z.string().min(1),
   state: EffectState,
-  /** After proven absence the engine must execute once under this key and settle the same row. */
-  execute: z.object({ idempotencyKey: z.string().min(1) }).nullable(),
+  /** After proven absence the engine must execute once (tier 1: under this key) and settle the same row. */
+  execute: z.object({ idempotencyKey: z.string().min(1).nullable() }).nullable(),
 });
 
 export const ResolveRequest = z.object({
@@ -179,15 +180,27 @@ export const CapturedRow = z.object({
   toolId: z.string().min(1),
   state: z.literal('committed'),
 });
+/** One disclosure names its effect by row id, or by address (scope, slot, toolId) and state, or both (they must agree). */
+export const Disclosure = z
+  .object({
+    effectId: z.string().min(1).optional(),
+    scope: SessionScope.optional(),
+    slot: z.number().int().optional(),
+    toolId: z.string().min(1).optional(),
+    state: EffectState.optional(),
+    reason: DisclosureReason,
+  })
+  .refine((d) => d.effectId !== undefined || (d.scope !== undefined && d.slot !== undefined && d.toolId !== undefined && d.state !== undefined), {
+    message: 'a disclosure names its effect by effectId, or by scope, slot, toolId and state',
+  });
 export const SessionReadResult = z.object({
   effects: z.array(EffectRow),
-  disclosures: z.array(z.object({ effectId: z.string().min(1), reason: DisclosureReason })),
+  disclosures: z.array(Disclosure),
   captured: z.array(CapturedRow),
 });
 export const SessionSweepRequest = z.object({
   sessionId: z.string().min(1),
   captured: z.array(CapturedRow),
-  chunkSize: z.number().int().min(1).optional(),
   /** Probe: the implementation opens a transaction itself and sweeps inside it; it must refuse. */
   insideOuterTransaction: z.boolean().optional(),
 });
@@ -233,6 +246,8 @@ export type ResolveRequest = z.infer<typeof ResolveRequest>;
 export type TranscriptTurn = z.infer<typeof TranscriptTurn>;
 export type SessionReadRequest = z.infer<typeof SessionReadRequest>;
 export type SessionReadResult = z.infer<typeof SessionReadResult>;
+export type Disclosure = z.infer<typeof Disclosure>;
+export type DisclosureReason = z.infer<typeof DisclosureReason>;
 export type CapturedRow = z.infer<typeof CapturedRow>;
 export type SessionSweepRequest = z.infer<typeof SessionSweepRequest>;
 export type SessionSweepResult = z.infer<typeof SessionSweepResult>;

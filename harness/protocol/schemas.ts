@@ -15,6 +15,19 @@ export const Capabilities = z.object({
   outerTransactionProbe: z.boolean(),
   /** The kxm.* operations (effect classes, recovery decisions, resolution) work. */
   kxm: z.boolean().optional(),
+  /** Operator resolution (`resolve`, §8) works: the contract names it a follow-up, so it is claimed, never assumed. */
+  resolution: z.boolean().optional(),
+  /** Who decides the §4 pre-flight gate: the journal's `gate` (default), or the harness from `listEffects` rows. */
+  gate: z.enum(['journal', 'harness']).optional(),
+  /** Captured rows one session-sweep chunk holds; multi-chunk scenarios use more. Unset: discovered by growing the sweep. */
+  sweepChunkSize: z.number().int().min(1).optional(),
+  /** Rows live in SQLite in WAL mode: the SQLite-only controls (a reader blocking the checkpoint) apply. */
+  sqliteWal: z.boolean().optional(),
+  /**
+   * Names the separate server the journal's durable state lives in (e.g. `postgres at localhost:5432`), when it
+   * does: the harness's kill does not reach that server, and the report's claim boundary says so.
+   */
+  externalState: z.string().min(1).optional(),
 });
 export const OpenRequest = z.object({
   dir: z.string().min(1),

@@ -2,6 +2,7 @@
 import type { JournalClient } from '../engine/journal-client.js';
 import type { TrialContext } from '../engine/trial-context.js';
 import { deriveProjections } from '../engine/projections.js';
+import { gateFor } from '../engine/harness-gate.js';
 import type { PrepareRequest, RecordedResult } from '../protocol/schemas.js';
 import type { S8eFixture, SelectedAction } from './fixture.js';
 import { foldReceipts, type BatchFold } from './fold.js';
@@ -48,7 +49,7 @@ export async function runBatch(t: TrialContext, client: JournalClient, fixture: 
 
 async function executeWrite(c: CoordinatorContext, index: number, action: SelectedAction, intent: EffectIntent, replayOf: string | null): Promise<ActionOutcome> {
   const at = { ...base(index, action), intentKey: intent.intentKey, resource: intent.resource, label: intent.label };
-  const gate = await c.client.op('gate', { scope: intent.scope, attempt: 1 });
+  const gate = await gateFor(c.t, c.client, intent.scope);
   if (gate.decision === 'refuse') return { ...at, state: 'refused', reason: gate.refusal?.message ?? 'gate refused', journalState: await rowState(c, intent) };
   if (gate.decision === 'reconcile') await retryWithStoredKey(c, index, intent, gate, 'batch');
   let key = gate.effects[0]?.idempotencyKey ?? null;
@@ -57,7 +58,7 @@ async function executeWrite(c: CoordinatorContext, index: number, action: Select
   if (verdict.verdict === 'refuse') return { ...at, state: 'refused', reason: `prepare refused: ${verdict.code}`, journalState: await rowState(c, intent) };
   let recorded: RecordedResult | null = null;
   if (verdict.verdict === 'proceed') {
-    key = verdict.idempotencyKey;
+    key = verdict.idempotencyKey ?? null;
     c.log.append({ type: 'dispatch', index, phase: 'batch' });
     const sent = c.t.world.dispatch(c.fixture.target, 1, { logicalKey: intent.logicalKey, idempotencyKey: key, payload: intent.payload });
     await c.announce('after-dispatch', index, 'batch');
@@ -79,14 +80,14 @@ async function executeWrite(c: CoordinatorContext, index: number, action: Select
 async function executeCancelled(c: CoordinatorContext, index: number, action: SelectedAction, intent: EffectIntent): Promise<ActionOutcome> {
   const at = { ...base(index, action), intentKey: intent.intentKey, resource: intent.resource, label: intent.label };
   const reason = 'cancelled after dispatch: the write may have landed; pending read-back';
-  const gate = await c.client.op('gate', { scope: intent.scope, attempt: 1 });
+  const gate = await gateFor(c.t, c.client, intent.scope);
   const existing = gate.effects[0];
   if (existing === undefined) {
     const verdict = await c.client.op('prepare', prepareParams(c, action, intent));
     await c.announce('after-prepare', index, 'batch');
     if (verdict.verdict !== 'proceed') return { ...at, state: 'refused', reason: `prepare answered ${verdict.verdict}`, journalState: await rowState(c, intent) };
     c.log.append({ type: 'dispatch', index, phase: 'batch' });
-    c.t.world.dispatch(c.fixture.target, 1, { logicalKey: intent.logicalKey, idempotencyKey: verdict.idempotencyKey, payload: intent.payload });
+    c.t.world.dispatch(c.fixture.target, 1, { logicalKey: intent.logicalKey, idempotencyKey: verdict.idempotencyKey ?? null, payload: intent.payload });
     await c.announce('after-dispatch', index, 'batch');
     await c.client.op('settle', { effectId: verdict.effectId, state: 'ambiguous', reason });
     await c.announce('after-settle', index, 'batch');

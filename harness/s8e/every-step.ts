@@ -15,7 +15,7 @@ export async function runEveryStep(t: TrialContext, boundary: StepBoundary): Pro
   if (failedTableChecks(calibration).length > 0) return { mode: 'every-step', boundary, kills: 0, calibration, passages: [] };
   t.check(`passages through ${boundary} in the calibration batch`, '>= 1', passages.length, passages.length > 0);
   const runs: S8ePassageRun[] = [];
-  for (const [n, passage] of passages.entries()) runs.push(await killAndFinish(t, passage, `p${n + 1}`));
+  for (const [n, passage] of passages.entries()) runs.push(await killAndFinish(t, passage, `p${n + 1}`, n + 1 < passages.length));
   t.expect('kills recorded, one at each passage', passages.map(() => `boundary:${boundary}`), t.kills.map((k) => k.point));
   return { mode: 'every-step', boundary, kills: t.kills.length, calibration, passages: runs };
 }
@@ -26,6 +26,7 @@ async function calibrate(t: TrialContext, boundary: StepBoundary): Promise<{ ent
   const before = t.world.counts();
   const passages: StepPassage[] = [];
   const client = await t.driver('calibration', { journalDir: join(t.dir, 'calibration') });
+  t.startAhead('victim');
   const result = await runBatch(t, client, fixture, { onPassage: (p) => passages.push(p) });
   await client.close();
   const entry = buildEntry(t, fixture, result, { kills: 0, counts: delta(before, t.world.counts()) });
@@ -35,19 +36,22 @@ async function calibrate(t: TrialContext, boundary: StepBoundary): Promise<{ ent
 }
 
 // A fresh journal, ledger and coordinator log; SIGKILL exactly at the passage, then a new driver finishes the batch.
-async function killAndFinish(t: TrialContext, passage: StepPassage, name: string): Promise<S8ePassageRun> {
+async function killAndFinish(t: TrialContext, passage: StepPassage, name: string, more: boolean): Promise<S8ePassageRun> {
   const fixture = batchFixture(name);
   const journalDir = join(t.dir, name);
   const label = describePassage(fixture, passage);
   const before = t.world.counts();
   const killsBefore = t.kills.length;
   t.planCrash({ kind: 'boundary', boundary: passage.boundary, occurrence: passage.occurrence });
+  t.startAhead('primary', { skip: 1 });
   const victim = await t.driver('victim', { journalDir });
   await t.untilCrash(() => runBatch(t, victim, fixture, { crashAt: (i, phase) => i === passage.index && phase === passage.phase }));
   const kill = t.kills.length > killsBefore ? t.kills[t.kills.length - 1]!.point : null;
   // Never reached (the trial is already inconclusive): the victim finished on its own and must not share the journal.
   if (kill === null) await victim.close();
   const client = await t.driver('primary', { journalDir });
+  // The next passage's victim starts while this batch finishes (a fresh process; nothing is reused across a kill).
+  if (more) t.startAhead('victim');
   const result = await runBatch(t, client, fixture);
   await client.close();
   const counts = delta(before, t.world.counts());

@@ -7,7 +7,8 @@ import { sha256Hex } from '../canonical-json.js';
 export interface DispatchRequest {
   /** The logical effect (scope, slot, tool): a second physical write of one is a duplicate. */
   readonly logicalKey: string;
-  readonly idempotencyKey: string;
+  /** The target idempotency key: tier 1 only (§2); null where the journal issued none. */
+  readonly idempotencyKey: string | null;
   readonly payload: string;
   /** The shape of the target's answer (generated trials); absent: the fixed matrix's long structured response. */
   readonly response?: ResponseShape;
@@ -23,7 +24,7 @@ export interface ResponseShape {
 
 /** What the world tells a listener: every dispatch attempt and receipt lookup, as it happened. */
 export type WorldEvent =
-  | { kind: 'dispatch'; target: string; tier: number; logicalKey: string; idempotencyKey: string; applied: boolean; deduplicated: boolean }
+  | { kind: 'dispatch'; target: string; tier: number; logicalKey: string; idempotencyKey: string | null; applied: boolean; deduplicated: boolean }
   | { kind: 'lookup'; target: string; idempotencyKey: string; found: boolean };
 export interface DispatchResponse {
   readonly applied: boolean;
@@ -31,10 +32,18 @@ export interface DispatchResponse {
   readonly response: string;
 }
 
+/** What a ledger observer is told: which target, its tier, the kind of entry and the driver generation. */
+export interface LedgerEvent {
+  readonly target: string;
+  readonly tier: Tier;
+  readonly entry: 'attempt' | 'write' | 'dedup';
+  readonly generation: number;
+}
+
 interface LedgerEntry {
   kind: 'attempt' | 'write' | 'dedup';
   logicalKey: string;
-  idempotencyKey: string;
+  idempotencyKey: string | null;
   generation: number;
   response: string;
 }
@@ -43,12 +52,15 @@ interface LedgerEntry {
 export class TargetWorld {
   readonly #dir: string;
   readonly #targets = new Set<string>();
+  readonly #onEntry: ((entry: LedgerEvent) => void) | undefined;
   #generation = 0;
   /** Told of every dispatch and lookup (history recording). */
   onEvent: ((e: WorldEvent) => void) | null = null;
   readonly #adopted: Array<ReturnType<TargetWorld['counts']>> = [];
 
-  constructor(trialDir: string) {
+  /** `onEntry` hears of every ledger entry as it is written (the trial's timeline shows target writes). */
+  constructor(trialDir: string, onEntry?: (entry: LedgerEvent) => void) {
+    this.#onEntry = onEntry;
     this.#dir = join(trialDir, 'targets');
     mkdirSync(this.#dir, { recursive: true });
   }
@@ -62,25 +74,31 @@ export class TargetWorld {
   dispatch(target: string, tier: Tier, request: DispatchRequest): DispatchResponse {
     this.#targets.add(target);
     const ledger = this.#read(target);
-    this.#append(target, { kind: 'attempt', ...this.#base(request), response: '' });
-    if (tier === 1) {
+    this.#append(target, tier, { kind: 'attempt', ...this.#base(request), response: '' });
+    if (tier === 1 && request.idempotencyKey !== null) {
       const prior = ledger.find((e) => e.kind === 'write' && e.idempotencyKey === request.idempotencyKey);
       if (prior) {
-        this.#append(target, { kind: 'dedup', ...this.#base(request), response: prior.response });
+        this.#append(target, tier, { kind: 'dedup', ...this.#base(request), response: prior.response });
         this.onEvent?.({ kind: 'dispatch', target, tier, logicalKey: request.logicalKey, idempotencyKey: request.idempotencyKey, applied: false, deduplicated: true });
         return { applied: false, deduplicated: true, response: prior.response };
       }
     }
     const response = responseFor(target, request);
-    this.#append(target, { kind: 'write', ...this.#base(request), response });
+    this.#append(target, tier, { kind: 'write', ...this.#base(request), response });
     this.onEvent?.({ kind: 'dispatch', target, tier, logicalKey: request.logicalKey, idempotencyKey: request.idempotencyKey, applied: true, deduplicated: false });
     return { applied: true, deduplicated: false, response };
   }
 
-  /** Tier 2: whether a write under this key landed, and its response. */
+  /** Whether a write under this idempotency key landed, and its response. */
   lookupReceipt(target: string, idempotencyKey: string): { found: true; response: string } | { found: false } {
     const hit = this.#read(target).find((e) => e.kind === 'write' && e.idempotencyKey === idempotencyKey);
     this.onEvent?.({ kind: 'lookup', target, idempotencyKey, found: hit !== undefined });
+    return hit ? { found: true, response: hit.response } : { found: false };
+  }
+
+  /** Tier 2: whether a write of this logical effect landed, and its response; a receipt lookup needs no idempotency key (§2). */
+  receiptFor(target: string, logicalKey: string): { found: true; response: string } | { found: false } {
+    const hit = this.#read(target).find((e) => e.kind === 'write' && e.logicalKey === logicalKey);
     return hit ? { found: true, response: hit.response } : { found: false };
   }
 
@@ -133,8 +151,9 @@ export class TargetWorld {
     return { logicalKey: request.logicalKey, idempotencyKey: request.idempotencyKey, generation: this.#generation };
   }
 
-  #append(target: string, entry: LedgerEntry): void {
+  #append(target: string, tier: Tier, entry: LedgerEntry): void {
     appendFileSync(this.#path(target), `${JSON.stringify(entry)}\n`);
+    this.#onEntry?.({ target, tier, entry: entry.kind, generation: entry.generation });
   }
 
   #path(target: string): string {
@@ -161,13 +180,14 @@ function parseLedger(text: string): LedgerEntry[] {
 
 // A long, structured response so bounding truncates it and output mapping reads past the preview.
 function responseFor(target: string, request: DispatchRequest): string {
+  const receipt = `rcpt-${request.idempotencyKey ?? request.logicalKey}`;
   const shape = request.response;
   if (shape !== undefined) {
     // No echo of the payload: argument bytes (secrets included) must not come back as a result the journal may keep.
-    const body = { note: shape.marker ?? '', target, echo: sha256Hex(request.payload).slice(0, 16), receipt: `rcpt-${request.idempotencyKey}`, padding: padding(shape), tail: 'END' };
+    const body = { note: shape.marker ?? '', target, echo: sha256Hex(request.payload).slice(0, 16), receipt, padding: padding(shape), tail: 'END' };
     return JSON.stringify(body);
   }
-  const body = { target, echo: request.payload, receipt: `rcpt-${request.idempotencyKey}`, padding: 'x'.repeat(96), tail: 'END' };
+  const body = { target, echo: request.payload, receipt, padding: 'x'.repeat(96), tail: 'END' };
   return JSON.stringify(body);
 }
 

@@ -5,6 +5,8 @@ import Database from 'better-sqlite3';
 import { createReferenceJournal } from '../../dist/reference-impl/index.js';
 import { JournalError } from '../../dist/harness/journal-interface.js';
 import { writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { ARTIFACT_DEFECTS } from './artifact-defects.mjs';
 
 export const DEFECTS = {
   // KXM: the class the tool's own metadata declares is trusted over the registry's.
@@ -543,7 +545,7 @@ export const MISBEHAVIOURS = {
 /** The adapter: the reference journal with the defect named by `--impl-option defect=…`. */
 export function createJournal(options) {
   const name = options.options.defect;
-  const defect = DEFECTS[name] ?? MISBEHAVIOURS[name];
+  const defect = DEFECTS[name] ?? MISBEHAVIOURS[name] ?? ARTIFACT_DEFECTS[name];
   if (!defect) throw new JournalError('unsupported', `unknown defect ${JSON.stringify(name)}; known: ${Object.keys(DEFECTS).join(', ')}`);
   const silence = new Set();
   let db = null;
@@ -554,6 +556,8 @@ export function createJournal(options) {
     crashpoint: (point) => options.crashpoint(point),
     db: () => (db ??= openSide(path)),
     rows: () => ctx.db().prepare('SELECT * FROM run_effects').all(),
+    dir: () => dirname(path),
+    options: options.options,
   };
   const reference = createReferenceJournal({
     crashpoint: (point) => (ctx.silenceAll || silence.has(point) ? undefined : options.crashpoint(point)),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { closestIds, parseShard, selectScenarios } from '../../harness/select-scenarios.js';
-import { rerunArgs } from '../../bin/cmd-verify.js';
+import { closestIds, parseShard, selectScenarios, shardOf } from '../../harness/select-scenarios.js';
+import { recordedDurations } from '../../harness/scenario-durations.js';
+import { allScenarios } from '../../scenarios/catalog.js';
 import { parseExpectFailures } from '../../bin/expect-failures.js';
 import { splitCommand } from '../../bin/split-command.js';
 
@@ -20,11 +21,29 @@ describe('selectScenarios', () => {
     expect(selectScenarios(all, ['cp*'], ['tier3'], null).map((s) => s.id)).toEqual(['cp03.after-target', 'cp02.after-prepare']);
   });
 
-  it('shards by position in sorted id order, disjoint and complete', () => {
-    const shards = [1, 2, 3].map((index) => selectScenarios(all, [], [], { index, count: 3 }).map((s) => s.id));
+  it('shards by recorded duration: longest first onto the least-loaded shard, the rest by count; disjoint and complete', () => {
+    const durations = new Map([['s8e.batch', 900], ['cp04.after-settle', 500], ['cp02.after-prepare', 400], ['cp01.before-commit', 300]]);
+    const shards = [1, 2, 3].map((index) => selectScenarios(all, [], [], { index, count: 3 }, [], durations).map((s) => s.id));
+    // s8e 900 -> 1, cp04 500 -> 2, cp02 400 -> 3, cp01 300 -> 3 (least time); cp03 has no duration -> 1 (fewest scenarios, lowest index)
+    expect(shards).toEqual([['cp03.after-target', 's8e.batch'], ['cp04.after-settle'], ['cp01.before-commit', 'cp02.after-prepare']]);
+    expect(shards.flat().sort()).toEqual(all.map((s) => s.id).sort());
+  });
+
+  it('without durations, shards by position in sorted id order', () => {
+    const shards = [1, 2, 3].map((index) => selectScenarios(all, [], [], { index, count: 3 }, [], new Map()).map((s) => s.id));
     // sorted: cp01, cp02, cp03, cp04, s8e -> shard 1 gets positions 0 and 3
     expect(shards).toEqual([['cp04.after-settle', 'cp01.before-commit'], ['s8e.batch', 'cp02.after-prepare'], ['cp03.after-target']]);
-    expect(shards.flat().sort()).toEqual(all.map((s) => s.id).sort());
+  });
+
+  it('balances the real catalog by the committed witness, whatever order the catalog lists it in', () => {
+    const catalog = allScenarios();
+    const recorded = recordedDurations();
+    expect(catalog.filter((s) => recorded.has(s.id)).length).toBeGreaterThan(catalog.length / 2);
+    const owners = shardOf(catalog.map((s) => s.id), 2, recorded);
+    expect(shardOf(catalog.map((s) => s.id).reverse(), 2, recorded)).toEqual(owners);
+    const time = [1, 2].map((i) => [...owners].filter(([, o]) => o === i).reduce((sum, [id]) => sum + (recorded.get(id) ?? 0), 0));
+    // Longest-first greedy: the shards differ by at most the longest single scenario.
+    expect(Math.abs(time[0]! - time[1]!)).toBeLessThanOrEqual(Math.max(...recorded.values()));
   });
 
   it('refuses a glob or tag that matches nothing, with the closest ids', () => {
@@ -36,7 +55,7 @@ describe('selectScenarios', () => {
   });
 });
 
-describe('splitCommand and rerunArgs', () => {
+describe('splitCommand and expect-failures files', () => {
   it('splits quoted words without a shell', () => {
     expect(splitCommand(`npx ejc run --cmd 'python3 my journal.py' --impl-option "k=a \\"b\\"" x\\ y`)).toEqual([
       'npx', 'ejc', 'run', '--cmd', 'python3 my journal.py', '--impl-option', 'k=a "b"', 'x y',
@@ -45,13 +64,6 @@ describe('splitCommand and rerunArgs', () => {
     expect(() => splitCommand('ejc run; rm -rf /')).toThrow(/shell operator ;/);
     expect(() => splitCommand('ejc run $(whoami)')).toThrow(/shell operator \$/);
     expect(() => splitCommand("ejc run 'open")).toThrow(/quote is not closed/);
-  });
-
-  it('reruns only ejc run, without output flags, always as --json', () => {
-    expect(rerunArgs('npx ejc run --seed 3 --out out --junit=j.xml --shard 1/2')).toEqual(['run', '--seed', '3', '--shard', '1/2', '--json']);
-    expect(rerunArgs('ejc run --json')).toEqual(['run', '--json']);
-    expect(() => rerunArgs('node evil.js run')).toThrow(/not an "ejc run" command/);
-    expect(() => rerunArgs('ejc merge a b')).toThrow(/not an "ejc run" command/);
   });
 
   it('parses an expect-failures file with comments', () => {

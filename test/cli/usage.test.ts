@@ -6,7 +6,7 @@ describe('ejc usage', () => {
     const top = await ejc(['--help']);
     expect(top.exitCode).toBe(0);
     expect(top.stdout).toMatch(/Commands:[\s\S]*verify[\s\S]*Exit codes:[\s\S]*3 {2}harness or usage error/);
-    for (const command of ['run', 'list', 'explain', 'verify', 'merge']) {
+    for (const command of ['run', 'list', 'explain', 'verify', 'merge', 'keygen', 'sign']) {
       const r = await ejc([command, '--help']);
       expect(r.exitCode, command).toBe(0);
       expect(r.stdout, command).toContain(`Usage: ejc ${command}`);
@@ -36,8 +36,8 @@ describe('ejc usage', () => {
       [['run', '--impl', 'a.js', '--impl-option', 'novalue'], /key=value/],
       [['run', '--shard', '3/2'], /shard 3\/2 is out of range/],
       [['run', '--shard', 'two'], /--shard must look like i\/n/],
-      [['run', '--seed=-1'], /--seed must be an integer >= 0/],
-      [['run', '--timeout', '0'], /--timeout must be an integer >= 1/],
+      [['run', '--seed=-1'], /--seed must be an integer from 0 to 4294967295/],
+      [['run', '--timeout', '0'], /--timeout must be an integer from 1 to 2147483647/],
       [['run', '--keep', '--keep-failed'], /drop --keep-failed/],
       [['run', '--expect-failures', '/nonexistent/expect.txt'], /cannot read --expect-failures file/],
       [['run', 'extra'], /ejc run takes 0 argument\(s\), got 1 \(unexpected: extra\)/],

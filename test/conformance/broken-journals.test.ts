@@ -4,15 +4,18 @@ import { fileURLToPath } from 'node:url';
 import { runConformance } from '../../harness/run-conformance.js';
 import { listScenarios } from '../../scenarios/catalog.js';
 import { DEFECT_TARGETS } from './defect-targets.js';
+import { FIT_TARGETS } from './fit-targets.js';
 
 const BROKEN = fileURLToPath(new URL('../broken/broken-journal.mjs', import.meta.url));
+const FIT = fileURLToPath(new URL('../broken/fit-journals.mjs', import.meta.url));
+const CATALOGUE = [...DEFECT_TARGETS.map((target) => ({ module: BROKEN, target })), ...FIT_TARGETS.map((target) => ({ module: FIT, target }))];
 const caughtBy = new Map<string, string[]>();
 
 describe('deliberately broken journals', () => {
-  for (const target of DEFECT_TARGETS) {
+  for (const { module, target } of CATALOGUE) {
     it(`${target.defect} is caught`, async () => {
       const report = await runConformance({
-        launch: { kind: 'module', module: BROKEN, options: { defect: target.defect, ...(target.options ?? {}) } },
+        launch: { kind: 'module', module, options: { defect: target.defect, ...(target.options ?? {}) } },
         scenarioPatterns: [...target.scenarios],
         tags: [],
         seed: 1,
@@ -27,6 +30,7 @@ describe('deliberately broken journals', () => {
       // A defect must show up as a failure, not hide as inconclusive: the evidence has to be a broken assertion.
       expect(failed, `no targeted scenario failed for ${target.defect}: ${JSON.stringify(report.scenarios.map((s) => [s.id, s.verdict, s.reason]))}`).not.toEqual([]);
       expect(report.verdict).toBe('nonconformant');
+      target.evidence?.(report);
     });
   }
 

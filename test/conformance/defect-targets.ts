@@ -1,10 +1,13 @@
 // Which scenarios are expected to catch each deliberately broken journal in test/broken/broken-journal.mjs.
 // Running only these keeps CI short; the test still requires that the union of failures covers every scenario.
+import type { Report } from '../../reports/schema.js';
 
 export interface DefectTarget {
   readonly defect: string;
   readonly scenarios: readonly string[];
   readonly options?: Readonly<Record<string, string>>;
+  /** Further evidence the report must carry for this defect (throws when it does not). */
+  readonly evidence?: (report: Report) => void;
 }
 
 export const DEFECT_TARGETS: readonly DefectTarget[] = [
@@ -38,7 +41,7 @@ export const DEFECT_TARGETS: readonly DefectTarget[] = [
   { defect: 'digest-includes-secrets', scenarios: ['cp04.after-settle.secret-only-change'] },
   { defect: 'ignores-output-mapping', scenarios: ['cp04.after-settle.mapping-changed'] },
   { defect: 'replay-rederives', scenarios: ['cp05.after-tool-result', 'cp04.after-settle'] },
-  { defect: 'double-prepare', scenarios: ['cp07.concurrent-prepare.race', 'cp07.concurrent-prepare.killed-holder'] },
+  { defect: 'double-prepare', scenarios: ['cp07.concurrent-prepare.race', 'cp07.concurrent-prepare.killed-holder', 'cp07.concurrent-prepare.interleaved'] },
   { defect: 'session-replays', scenarios: ['cp10.session.prepare-refused'] },
   { defect: 'session-keeps-result', scenarios: ['cp10.session.prepare-refused'] },
   { defect: 'settle-idempotent', scenarios: ['journal.settle-errors'] },
@@ -58,6 +61,17 @@ export const DEFECT_TARGETS: readonly DefectTarget[] = [
   { defect: 'torn-prepare', scenarios: ['sweep.prepare.every-write'] },
   { defect: 'torn-settle', scenarios: ['sweep.settle.every-write'] },
   { defect: 'stores-raw-args', scenarios: ['secrets.args-never-on-disk', 'explore.runs', 'explore.mixed'] },
+  { defect: 'side-file-raw-args', scenarios: ['secrets.args-never-on-disk'] },
+  {
+    defect: 'raw-args-outside-dir',
+    scenarios: ['secrets.args-never-in-written-files'],
+    evidence: (report) => {
+      const files = (report.sections['writtenFiles'] as Record<string, { outsideJournalDir: Array<{ path: string }> }>)['secrets.args-never-in-written-files'];
+      if (!files?.outsideJournalDir.some((f) => f.path === '<trial>/journal-debug.log')) throw new Error(`sections.writtenFiles does not record the side file: ${JSON.stringify(files)}`);
+    },
+  },
+  { defect: 'echoes-args-on-stderr', scenarios: ['secrets.args-never-on-disk'] },
+  { defect: 'echoes-args-in-errors', scenarios: ['secrets.args-never-on-disk'] },
   { defect: 'join-ignores-status', scenarios: ['session.errored-turn', 'session.aborted-turn', 'session.read-failure-keeps-evidence', 'session.notice-failure-keeps-evidence'] },
   { defect: 'join-latest-turn-only', scenarios: ['session.compacted-history-join', 'session.empty-final-turn'] },
   { defect: 'lenient-attribution', scenarios: ['session.duplicate-call-id', 'session.name-mismatch'] },

@@ -24,7 +24,7 @@ const APPLICABLE = [
   'sweep.settle.every-write',
 ];
 // Each needs an internal crash point the Python journal does not announce.
-const NEEDS_CRASH_POINT = ['cp01.prepare-before-commit', 'cp07.concurrent-prepare.killed-holder', 'cp11.session-sweep.kill-between-chunks'];
+const NEEDS_CRASH_POINT = ['cp01.prepare-before-commit', 'cp07.concurrent-prepare.killed-holder', 'cp07.concurrent-prepare.interleaved', 'cp11.session-sweep.kill-between-chunks'];
 
 let tmp: { path: string; cleanup: () => Promise<void> };
 beforeEach(async () => {

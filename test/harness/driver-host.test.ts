@@ -40,6 +40,12 @@ describe('host driver', () => {
     expect(driver.pid).toBeGreaterThan(0);
   });
 
+  it('refuses an adapter whose capabilities are invalid with adapter_shape naming the field', async () => {
+    const failure = await start({ tierMode: 'sometimes' }).catch((e: unknown) => e);
+    expect(failure).toMatchObject({ code: 'adapter_shape' });
+    expect((failure as Error).message).toContain('capabilities.tierMode');
+  });
+
   it('serves operations, maps a JournalError to its code and any other throw to internal', async () => {
     const driver = await start();
     await expect(driver.call('open', { dir: trial.path, armedCrashPoints: [] })).resolves.toMatchObject({ kind: 'result', result: { files: [] } });
@@ -95,7 +101,7 @@ describe('host driver', () => {
   it('exits 0 on EOF when closed gracefully', async () => {
     const driver = await start();
     await driver.call('open', { dir: trial.path, armedCrashPoints: [] });
-    await expect(driver.close()).resolves.toEqual({ signal: null, exitCode: 0, killedByHarness: false });
+    await expect(driver.close()).resolves.toEqual({ signal: null, exitCode: 0, killedByHarness: false, tree: { processes: 0, escaped: [], survivors: [] } });
     await expect(driver.call('gate', { scope: { kind: 'run', runId: 'r', nodeId: 'n' } })).rejects.toMatchObject({ code: 'driver_exited' });
   });
 

@@ -28,7 +28,8 @@ describe('killing drivers', () => {
     expect(prepared.kind).toBe('result');
     const seqBefore = driver.seq;
     const info = await driver.kill();
-    expect(info).toEqual({ signal: 'SIGKILL', exitCode: null, killedByHarness: true });
+    // One process (the host driver), killed by the harness, nothing escaped or survived.
+    expect(info).toEqual({ signal: 'SIGKILL', exitCode: null, killedByHarness: true, tree: { processes: 1, escaped: [], survivors: [] } });
     expect(driver.seq).toBe(seqBefore);
     // Idempotent: a second kill reports the same observation.
     await expect(driver.kill()).resolves.toEqual(info);
@@ -48,7 +49,7 @@ describe('killing drivers', () => {
     expect(processState(driver.pid)).not.toBeNull();
     expect(processState(driver.pid)).not.toBe('Z');
     const info = await driver.kill();
-    expect(info).toEqual({ signal: 'SIGKILL', exitCode: null, killedByHarness: true });
+    expect(info).toEqual({ signal: 'SIGKILL', exitCode: null, killedByHarness: true, tree: { processes: 1, escaped: [], survivors: [] } });
     if (outcome.kind === 'crashpoint') await expect(outcome.resume()).rejects.toMatchObject({ code: 'driver_exited' });
   });
 
@@ -59,7 +60,7 @@ describe('killing drivers', () => {
     expect(failure).toMatchObject({ code: 'operation_timeout' });
     expect((failure as Error).message).toContain('checkpoint');
     expect((failure as Error).message).toContain('1500 ms');
-    await expect(driver.exited).resolves.toEqual({ signal: 'SIGKILL', exitCode: null, killedByHarness: true });
+    await expect(driver.exited).resolves.toEqual({ signal: 'SIGKILL', exitCode: null, killedByHarness: true, tree: { processes: 1, escaped: [], survivors: [] } });
     expect(await waitUntilGone(driver.pid)).toBe(true);
   });
 

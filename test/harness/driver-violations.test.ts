@@ -31,7 +31,7 @@ describe('protocol violations', () => {
     expect(err).toBeInstanceOf(ProtocolViolation);
     expect(err).toMatchObject({ code: 'protocol_violation', op: 'files', field: null, line: 'this is not json at all' });
     expect(driver.violations).toEqual([err]);
-    expect(exit).toEqual({ signal: 'SIGKILL', exitCode: null, killedByHarness: true });
+    expect(exit).toEqual({ signal: 'SIGKILL', exitCode: null, killedByHarness: true, tree: { processes: 1, escaped: [], survivors: [] } });
     expect(await waitUntilGone(driver.pid)).toBe(true);
     await expect(driver.call('files', {})).rejects.toMatchObject({ code: 'driver_exited' });
   });
@@ -61,7 +61,7 @@ describe('protocol violations', () => {
     expect(err).toMatchObject({ code: 'driver_exited' });
     expect((err as Error).message).toContain('exit code 7');
     expect((err as Error).message).toContain('giving up');
-    expect(exit).toEqual({ signal: null, exitCode: 7, killedByHarness: false });
+    expect(exit).toEqual({ signal: null, exitCode: 7, killedByHarness: false, tree: { processes: 0, escaped: [], survivors: [] } });
   });
 
   it('refuses a driver speaking another protocol version', async () => {

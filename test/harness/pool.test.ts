@@ -1,6 +1,6 @@
 // mapPool keeps input order, bounds concurrency, stops starting work on request and surfaces the first error.
 import { describe, expect, it } from 'vitest';
-import { mapPool } from '../../harness/pool.js';
+import { longestFirst, mapPool } from '../../harness/pool.js';
 
 describe('mapPool', () => {
   it('returns results in input order with at most `jobs` tasks in flight', async () => {
@@ -37,5 +37,19 @@ describe('mapPool', () => {
       return n;
     })).rejects.toThrow('boom');
     expect(finished).toEqual([2]);
+  });
+
+  it('takes tasks in the given order and still returns them in input order', async () => {
+    const started: string[] = [];
+    const items = ['short', 'long', 'mid'];
+    const order = longestFirst(items, (s) => ({ short: 1, long: 9, mid: 5 })[s] ?? 0);
+    expect(order).toEqual([1, 2, 0]);
+    const out = await mapPool(items, 1, async (s) => {
+      started.push(s);
+      return s.toUpperCase();
+    }, undefined, order);
+    expect(started).toEqual(['long', 'mid', 'short']);
+    expect(out).toEqual(['SHORT', 'LONG', 'MID']);
+    await expect(mapPool(items, 1, async (s) => s, undefined, [0, 0, 1])).rejects.toThrow(/permutation/);
   });
 });

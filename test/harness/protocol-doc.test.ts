@@ -2,7 +2,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CrashpointMessage, OperationNames, Operations, Request, Response, ResumeMessage } from '../../harness/protocol/schemas.js';
+import { Capabilities, CrashpointMessage, Fault, OperationNames, Operations, Request, Response, ResumeMessage } from '../../harness/protocol/schemas.js';
+import { listScenarios } from '../../scenarios/catalog.js';
 import type { OperationName } from '../../harness/protocol/schemas.js';
 import { root } from './helpers.js';
 
@@ -53,6 +54,21 @@ describe('docs/protocol.md', () => {
     expect(examples.some((e) => e.tag === 'crashpoint')).toBe(true);
     expect(examples.some((e) => e.tag === 'resume')).toBe(true);
     expect(examples.some((e) => (e.json as { ok?: unknown }).ok === false)).toBe(true);
+  });
+});
+
+describe('docs/protocol.md, what a journal author must know', () => {
+  const tableCells = (heading: string): string => doc.slice(doc.indexOf(heading), doc.indexOf('\n## ', doc.indexOf(heading) + 1));
+  it('documents every capability field', () => {
+    const table = tableCells('## Capabilities');
+    expect(Object.keys(Capabilities.shape).filter((k) => !table.includes(`| \`${k}\` |`))).toEqual([]);
+  });
+
+  it('lists every crash point and fault a scenario needs, and every fault there is', () => {
+    const table = tableCells('### Crash points and faults a scenario can use');
+    const needs = new Set(listScenarios().flatMap((s) => s.needs).filter((n) => n.startsWith('point:') || n.startsWith('fault:')));
+    for (const fault of Fault.options) needs.add(`fault:${fault}`);
+    expect([...needs].filter((n) => !table.includes(`\`${n.slice(n.indexOf(':') + 1)}\``))).toEqual([]);
   });
 });
 

@@ -1,41 +1,77 @@
-// Ctrl-C of a harness process: installSignalCleanup must SIGKILL its driver groups and remove its temp dirs.
-import { existsSync } from 'node:fs';
+// SIGINT, SIGTERM and SIGHUP of a harness process on a busy machine: every driver tree is dead and the trial dir
+// removed by the time the harness has exited (130 / 143 / 129), with no waiting after the fact.
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { describe, expect, it } from 'vitest';
-import { liveGroupMembers } from '../../harness/driver/index.js';
-import { fixtures, pidExists, root, waitUntilGone } from './helpers.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fixtures, root } from './helpers.js';
+import { killOwn, newTag, ownProcesses, startBurners, TAG_VAR } from './own-processes.js';
+
+let burners: { stop(): void };
+// More CPU-bound processes than cores, for the whole file: the harness must clean up under load, not just when idle.
+beforeAll(() => {
+  burners = startBurners(4);
+});
+afterAll(() => burners.stop());
 
 describe('signal cleanup', () => {
-  it('kills the driver group, removes the trial dir and exits 130 on SIGINT', async () => {
-    const runner = execa(process.execPath, [join(fixtures, 'drivers', 'sigint-runner.mjs'), root], { reject: false, buffer: false, stdin: 'ignore' });
-    let driverPid = 0;
+  it.each([
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+    ['SIGHUP', 129],
+  ] as const)('%s ends the whole driver tree and removes the trial dir before exiting %i', async (signal, code) => {
+    const tag = newTag('signal');
+    const runner = spawnRunner(tag);
     let trialPath = '';
     try {
-      const ready = await new Promise<string>((resolve, reject) => {
-        let seen = '';
-        runner.stdout.on('data', (chunk: Buffer) => {
-          seen += chunk.toString('utf8');
-          const line = seen.split('\n').find((l) => l.startsWith('ready '));
-          if (line !== undefined) resolve(line);
-        });
-        runner.once('exit', (code) => reject(new Error(`runner exited early with ${String(code)}`)));
-      });
-      const [, pid, path] = ready.split(' ');
-      driverPid = Number(pid);
-      trialPath = path ?? '';
-      expect(pidExists(driverPid)).toBe(true);
+      const ready = await readyLine(runner);
+      const driverPid = ready[0];
+      trialPath = ready[1];
       expect(existsSync(trialPath)).toBe(true);
-      runner.kill('SIGINT');
+      // The tree to end: the runner, its driver, and the driver's grandchild in a session of its own
+      // (backgrounded by a shell, so it may still be on its way to exec `sleep`).
+      await until(() => ownProcesses(tag).some((p) => p.cmdline === 'sleep 3600' && p.sid !== driverPid));
+      expect(ownProcesses(tag).some((p) => p.pid === driverPid)).toBe(true);
+      runner.kill(signal);
       const result = await runner;
-      expect(result.exitCode).toBe(130);
-      expect(liveGroupMembers(driverPid)).toEqual([]);
-      expect(await waitUntilGone(driverPid)).toBe(true);
+      expect(result.exitCode).toBe(code);
+      // Checked the moment the harness is gone: nothing of the tree may still run (zombies are dead).
+      expect(ownProcesses(tag)).toEqual([]);
       expect(existsSync(trialPath)).toBe(false);
     } finally {
-      // Whatever happened above, leave nothing behind.
+      // Whatever failed above, leave nothing behind.
       runner.kill('SIGKILL');
-      if (driverPid > 0 && liveGroupMembers(driverPid).length > 0) process.kill(-driverPid, 'SIGKILL');
+      await killOwn(tag);
+      if (trialPath !== '') rmSync(trialPath, { recursive: true, force: true });
     }
   });
 });
+
+async function until(condition: () => boolean, maxMs = 60_000): Promise<void> {
+  const deadline = Date.now() + maxMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not reached');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+function spawnRunner(tag: string) {
+  return execa(process.execPath, [join(fixtures, 'drivers', 'sigint-runner.mjs'), root], {
+    reject: false, buffer: false, stdin: 'ignore', env: { [TAG_VAR]: tag },
+  });
+}
+
+function readyLine(runner: ReturnType<typeof spawnRunner>): Promise<[number, string]> {
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    runner.stdout.on('data', (chunk: Buffer) => {
+      seen += chunk.toString('utf8');
+      const line = seen.split('\n').find((l) => l.startsWith('ready '));
+      if (line !== undefined) {
+        const [, pid, path] = line.split(' ');
+        resolve([Number(pid), path ?? '']);
+      }
+    });
+    void runner.then((r) => reject(new Error(`runner exited early with ${String(r.exitCode)}: ${String(r.stderr)}`)));
+  });
+}

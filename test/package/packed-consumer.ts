@@ -1,12 +1,13 @@
 // A temp consumer package that installs this project from its `npm pack` tarball, as a user would.
 import { cp, mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { dir } from 'tmp-promise';
 
 export const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const PACKAGE_VERSION = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
 
 export interface PackedConsumer {
   /** The consumer package's directory (its package.json, node_modules, tests). */
@@ -18,8 +19,25 @@ export interface PackedConsumer {
   cleanup(): Promise<void>;
 }
 
-/** Packs the repo (dist/ must be built) and installs the tarball into a fresh consumer package. */
+/** The install route docs/writing-an-adapter.md tells, run verbatim in the consumer (its test checks the guide shows exactly this). */
+export const INSTALL_COMMANDS = `npm pack ../effect-journal-conformance
+npm install --save-dev ./effect-journal-conformance-${PACKAGE_VERSION}.tgz
+`;
+
+/** A fresh consumer package next to `effect-journal-conformance/`, a checkout of this repo (dist/ built), installed the guide's way. */
 export async function createPackedConsumer(): Promise<PackedConsumer> {
+  const consumer = await createBareConsumer();
+  try {
+    await installAsTheGuideSays(consumer, INSTALL_COMMANDS);
+    return consumer;
+  } catch (error) {
+    await consumer.cleanup();
+    throw error;
+  }
+}
+
+/** The consumer before the install: an empty package beside the checkout. */
+export async function createBareConsumer(): Promise<PackedConsumer> {
   if (!existsSync(join(REPO, 'dist', 'index.js'))) throw new Error('dist/ is missing: run npm run build (npm test does) first');
   const root = await dir({ prefix: 'ejc-consumer-', unsafeCleanup: true });
   try {
@@ -27,19 +45,25 @@ export async function createPackedConsumer(): Promise<PackedConsumer> {
     const tmpdir = join(root.path, 'tmp');
     await mkdir(path);
     await mkdir(tmpdir);
-    const env = consumerEnv(tmpdir);
-    const packed = await execa('npm', ['pack', '--pack-destination', root.path, '--json'], { cwd: REPO, env, extendEnv: false });
-    const [info] = JSON.parse(packed.stdout) as Array<{ filename: string }>;
-    if (!info) throw new Error(`npm pack printed no tarball: ${packed.stdout}`);
-    const tarball = join(root.path, info.filename);
+    // The guide's layout: the checkout sits next to the project as ../effect-journal-conformance.
+    await symlink(REPO, join(root.path, 'effect-journal-conformance'), 'dir');
     await writeFile(join(path, 'package.json'), `${JSON.stringify({ name: 'ejc-consumer', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`);
-    await installTarball(path, tarball, env);
-    await reuseNativeAndVitest(path);
-    return { path, tmpdir, env, cleanup: () => root.cleanup() };
+    return { path, tmpdir, env: consumerEnv(tmpdir), cleanup: () => root.cleanup() };
   } catch (error) {
     await root.cleanup();
     throw error;
   }
+}
+
+/**
+ * Runs the install commands as written. Dependencies come from the npm cache that `npm ci` filled (network only
+ * for what is missing), and install scripts are skipped, because better-sqlite3's would download a prebuilt binary:
+ * the consumer gets this repo's build of the same pinned version instead, and this repo's vitest.
+ */
+export async function installAsTheGuideSays(consumer: PackedConsumer, commands: string): Promise<void> {
+  const env = { ...consumer.env, npm_config_prefer_offline: 'true', npm_config_ignore_scripts: 'true' };
+  await execa('sh', ['-e', '-c', commands], { cwd: consumer.path, env, extendEnv: false, stdin: 'ignore' });
+  await reuseNativeAndVitest(consumer.path);
 }
 
 /** The environment of a command run "by the user" in the consumer, without the outer vitest's variables. */
@@ -50,15 +74,6 @@ export function consumerEnv(tmpdir: string): Record<string, string> {
     env[k] = v;
   }
   return { ...env, TMPDIR: tmpdir, CI: 'true', NO_COLOR: '1', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
-}
-
-// Installed from the npm cache that `npm ci` filled, so CI stays fast and works without the network;
-// install scripts are skipped because better-sqlite3's would download a prebuilt binary.
-async function installTarball(path: string, tarball: string, env: Record<string, string>): Promise<void> {
-  const args = ['install', tarball, '--ignore-scripts', '--no-audit', '--no-fund'];
-  const offline = await execa('npm', [...args, '--offline'], { cwd: path, env, extendEnv: false, reject: false });
-  if (offline.exitCode === 0) return;
-  await execa('npm', [...args, '--prefer-offline'], { cwd: path, env, extendEnv: false });
 }
 
 // The consumer gets this repo's compiled better-sqlite3 binary (same pinned version) and its vitest.

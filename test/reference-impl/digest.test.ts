@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { canonicalJson, sha256Hex } from '../../harness/canonical-json.js';
 import { argsDigest, outputMappingDigest } from '../../reference-impl/index.js';
 import { isCredentialKey, redactString } from '../../reference-impl/redact.js';
+import { identityJson } from '../../reference-impl/digest.js';
 
 const publicKey = fc.string({ minLength: 1, maxLength: 12 }).filter((k) => !isCredentialKey(k) && k !== 'secretField');
 // A public string is one the shape detector leaves alone: then every change to it must reach the digest.
@@ -65,5 +66,28 @@ describe('args digest (§11)', () => {
     expect(outputMappingDigest(undefined)).not.toBe(outputMappingDigest(null));
     expect(outputMappingDigest({ path: '$.a' })).not.toBe(outputMappingDigest({ path: '$.b' }));
     expect(outputMappingDigest({ a: 1, b: 2 })).toBe(outputMappingDigest({ b: 2, a: 1 }));
+  });
+});
+
+describe('idempotency key identity', () => {
+  const scope = fc.oneof(
+    fc.record({ kind: fc.constant('run' as const), runId: fc.string({ minLength: 1 }), nodeId: fc.string({ minLength: 1 }) }),
+    fc.record({ kind: fc.constant('session' as const), sessionId: fc.string({ minLength: 1 }), turn: fc.nat() }),
+  );
+  it('the hand-written identity JSON is exactly canonicalJson({ identity, id, replaces })', () => {
+    fc.assert(
+      fc.property(scope, fc.integer(), fc.string({ minLength: 1 }), fc.nat(), fc.option(fc.string()), (s, slot, toolId, id, replaces) => {
+        const identity = { scope: s, slot, toolId };
+        expect(identityJson(identity, id, replaces)).toBe(canonicalJson({ identity, id, replaces }));
+      }),
+    );
+  });
+});
+
+describe('canonicalJson', () => {
+  it('names the path of the first value that is not JSON', () => {
+    expect(() => canonicalJson({ a: [1, Number.NaN] })).toThrow('canonicalJson: non-finite number at $.a[1]');
+    expect(() => canonicalJson({ b: { c: 1n } })).toThrow('canonicalJson: bigint is not JSON at $.b.c');
+    expect(canonicalJson({ b: [1, { z: null, a: 'é\n' }], a: undefined })).toBe('{"b":[1,{"a":"é\\n","z":null}]}');
   });
 });

@@ -96,7 +96,7 @@ describe('sessionSweep', () => {
     for (let slot = 0; slot < 5; slot++) committed(j, 0, slot, `c${slot}`);
     const read = j.sessionRead({ sessionId: 'S', transcript: [] });
     const late = committed(j, 1, 0, 'late'); // committed after the read: not captured, survives
-    const result = j.sessionSweep({ sessionId: 'S', captured: read.captured, chunkSize: 2 });
+    const result = j.sessionSweep({ sessionId: 'S', captured: read.captured });
     expect(result).toEqual({ deleted: 5, checkpoint: 'complete' });
     expect(fx.crashpoints.filter((p) => p === 'session-sweep.between-chunks')).toHaveLength(2);
     expect(fx.crashpoints.slice(-2)).toEqual(['session-sweep.before-commit', 'session-sweep.after-commit']);
@@ -128,10 +128,10 @@ describe('sessionSweep', () => {
     for (let slot = 0; slot < 4; slot++) committed(j, 0, slot, `c${slot}`);
     const read = j.sessionRead({ sessionId: 'S', transcript: [] });
     j.fault({ fault: 'sweep_fails_after_first_chunk', enabled: true });
-    expect(codeOf(() => j.sessionSweep({ sessionId: 'S', captured: read.captured, chunkSize: 2 }))).toBe('sweep_failed');
+    expect(codeOf(() => j.sessionSweep({ sessionId: 'S', captured: read.captured }))).toBe('sweep_failed');
     expect(j.listEffects().effects).toHaveLength(4);
     j.fault({ fault: 'sweep_fails_after_first_chunk', enabled: false });
-    expect(j.sessionSweep({ sessionId: 'S', captured: read.captured, chunkSize: 2 }).deleted).toBe(4);
+    expect(j.sessionSweep({ sessionId: 'S', captured: read.captured }).deleted).toBe(4);
   });
 
   it('refuses to sweep inside an outer transaction and leaves the rows and connection usable', () => {

@@ -2,8 +2,9 @@
 import { claimBoundary } from '../../reports/boundary.js';
 import { reportVerdict, scenarioVerdict, sumCounts, summarize, trialVerdict } from '../../reports/derive.js';
 import type { Report, ScenarioResult, Trial } from '../../reports/schema.js';
-import { zeroCounts } from '../../reports/schema.js';
+import { REPORT_SCHEMA_NAME, REPORT_SCHEMA_VERSION, zeroCounts } from '../../reports/schema.js';
 import { sealReport } from '../../reports/seal.js';
+import { fingerprintOf } from '../../reports/fingerprint.js';
 import { selectScenarios } from '../../harness/select-scenarios.js';
 
 /** One crash trial: planned one kill, got it, all assertions passed unless told otherwise. */
@@ -80,7 +81,7 @@ export function buildReport(
   const summary = summarize(chosen);
   const shardFlag = shard === null ? '' : ` --shard ${shard.index}/${shard.count}`;
   return sealReport({
-    schema: { name: 'ejc-conformance-report', version: 1 },
+    schema: { name: REPORT_SCHEMA_NAME, version: REPORT_SCHEMA_VERSION },
     implementation: {
       name: 'reference-sqlite',
       version: '0.1.0',
@@ -93,9 +94,9 @@ export function buildReport(
         seeding: true,
         outerTransactionProbe: true,
       },
-      launch: { kind: 'module', module: 'reference-impl/index.js', options: {} },
+      launch: { kind: 'module', module: 'ejc:reference', options: {} },
     },
-    harness: { name: 'effect-journal-conformance', version: '0.1.0', node: 'v20.20.2', platform: options.host ?? 'linux-x64' },
+    harness: { name: 'effect-journal-conformance', version: '0.1.0', node: 'v20.20.2', platform: options.host ?? 'linux-x64', build: { algorithm: 'sha256', digest: 'b'.repeat(64), files: 120 } },
     seed: 1,
     selection: { scenarios: [], tags: [], shard },
     startedAt: options.startedAt ?? '2026-01-01T00:00:00.000Z',
@@ -108,7 +109,29 @@ export function buildReport(
     sections: {},
     reproduce: { run: `ejc run --seed 1${shardFlag} --json`, verify: 'ejc verify out/report.json' },
     boundary: claimBoundary(),
+    fingerprint: fixtureFingerprint(),
+    environment: [
+      {
+        shard: shard?.index ?? null,
+        node: 'v20.20.2',
+        betterSqlite3: '12.11.1',
+        sqlite: '3.50.4',
+        os: { platform: 'linux', arch: 'x64', release: '6.1.0', version: '#1 SMP Debian' },
+        trialFs: options.host === undefined ? 'ext4' : `fs-of-${options.host}`,
+        strace: '6.1',
+      },
+    ],
+    // The runner records the expect-failures list it was given; a fixture lists exactly its expected scenarios.
+    settings: { timeoutMs: 30_000, expectFailures: chosen.filter((s) => s.verdict === 'expected_failure' || s.verdict === 'stale_expected_failure').map((s) => s.id).sort(), families: {} },
   });
+}
+
+/** The fingerprint of a reference-journal run: its adapter and one module it loads. */
+export function fixtureFingerprint(): Report['fingerprint'] {
+  return fingerprintOf([
+    { path: 'ejc:reference-impl/adapter.js', role: 'adapter', sha256: 'c'.repeat(64), bytes: 812 },
+    { path: 'ejc:reference-impl/journal.js', role: 'loaded', sha256: 'd'.repeat(64), bytes: 9120 },
+  ]);
 }
 
 /** A deep copy to break without touching the original. */

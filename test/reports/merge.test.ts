@@ -4,6 +4,7 @@ import { sealReport } from '../../reports/seal.js';
 import type { Report } from '../../reports/schema.js';
 import { verifyReport } from '../../reports/verify.js';
 import { buildReport, clone } from './fixture.js';
+import { fingerprintOf } from '../../reports/fingerprint.js';
 
 function reseal(r: Report): Report {
   const { outcomeDigest: _o, contentHash: _c, ...rest } = r;
@@ -50,6 +51,8 @@ describe('mergeReports', () => {
     expect(() => mergeReports([buildReport()])).toThrow(/report 1 is not a shard/);
     const otherSeed = clone(s(2));
     otherSeed.seed = 2;
+    otherSeed.reproduce.run = otherSeed.reproduce.run.replace('--seed 1', '--seed 2');
+    for (const sc of otherSeed.scenarios) sc.reproduce = sc.reproduce.replace('--seed 1', '--seed 2');
     expect(() => mergeReports([s(1), reseal(otherSeed), s(3)])).toThrow(/seed differs: report 1 has 1, report 2 has 2/);
     const otherImpl = clone(s(2));
     otherImpl.implementation.version = '9.9.9';
@@ -62,6 +65,23 @@ describe('mergeReports', () => {
     } catch (error) {
       expect((error as { code: string }).code).toBe('usage');
     }
+  });
+
+  it('requires one harness build, one implementation fingerprint and one settings record; keeps each shard\'s environment', () => {
+    const s = (index: number) => buildReport(undefined, { shard: { index, count: 2 }, host: `host-${index}` });
+    const otherBuild = clone(s(2));
+    otherBuild.harness.build.digest = 'e'.repeat(64);
+    expect(() => mergeReports([s(1), reseal(otherBuild)])).toThrow(/harness build differs/);
+    const otherImpl = clone(s(2));
+    otherImpl.fingerprint = fingerprintOf([{ path: 'ejc:reference-impl/adapter.js', role: 'adapter', sha256: 'f'.repeat(64), bytes: 812 }]);
+    expect(() => mergeReports([s(1), reseal(otherImpl)])).toThrow(/implementation fingerprint differs/);
+    const otherTimeout = clone(s(2));
+    otherTimeout.settings.timeoutMs = 5000;
+    otherTimeout.reproduce.run += ' --timeout 5000';
+    expect(() => mergeReports([s(1), reseal(otherTimeout)])).toThrow(/settings differs/);
+    const merged = mergeReports([s(2), s(1)]);
+    expect(merged.environment.map((e) => [e.shard, e.trialFs])).toEqual([[1, 'fs-of-host-1'], [2, 'fs-of-host-2']]);
+    expect(merged.outcomeDigest).toBe(buildReport().outcomeDigest);
   });
 
   it('refuses to launder a tampered shard by resealing it', () => {

@@ -30,6 +30,16 @@ describe('verifyReport', () => {
     expect(verifyReport(JSON.parse(JSON.stringify(r)))).toEqual({ ok: true, problems: [] });
   });
 
+  it('refuses a report that calls expected failures conformant (an older runner wrote that)', () => {
+    const failed = trial('t1', { assertions: [{ name: 'gate refuses', expected: 'refuse', actual: 'pass', passed: false }] });
+    const scenarios = [scenario('cp02.after-prepare', [failed], { verdict: 'expected_failure' }), scenario('cp04.after-settle', [trial('t1')])];
+    const honest = buildReport(scenarios);
+    expect(honest.verdict).toBe('nonconformant');
+    expect(verifyReport(honest)).toEqual({ ok: true, problems: [] });
+    const { outcomeDigest: _o, contentHash: _c, ...rest } = honest;
+    expect(problemsOf(sealReport({ ...rest, verdict: 'conformant' }))).toContain('$.verdict: is conformant, the summary derives nonconformant');
+  });
+
   it('names the schema path of a missing or malformed field', () => {
     const r = clone(buildReport()) as Record<string, unknown>;
     delete r['seed'];
@@ -86,6 +96,8 @@ describe('verifyReport', () => {
   it('detects a scenario verdict its trials do not support', () => {
     const r = clone(buildReport());
     r.scenarios[0]!.verdict = 'expected_failure';
+    r.settings.expectFailures = ['cp01.kill-before-commit'];
+    r.reproduce.run += ' --expect-failures known.txt';
     expect(problemsOf(rederive(r))).toEqual(['$.scenarios[0].verdict: is expected_failure, its trials derive stale_expected_failure']);
   });
 

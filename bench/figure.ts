@@ -1,0 +1,72 @@
+// What one benchmark figure is, and the measuring helpers the figures share. A figure is one small async function.
+import { spawn } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+
+/** One measured number with the target it is held to: a ratio of two things measured in the same run, or seconds. */
+export interface Measure {
+  readonly label: string;
+  readonly value: number;
+  readonly unit: 'ratio' | 's';
+  /** Absent for a figure that is reported, not held to a bound. */
+  readonly target?: { readonly atMost: number } | { readonly atLeast: number };
+}
+
+/** One benchmark's printed result: a heading, detail lines, and what it measured against its targets. */
+export interface Figure {
+  readonly name: string;
+  readonly lines: readonly string[];
+  readonly measures: readonly Measure[];
+}
+
+export type FigureFn = () => Promise<Figure>;
+
+/** Whether a measure meets its target; null when it has none. */
+export function meets(m: Measure): boolean | null {
+  if (m.target === undefined) return null;
+  return 'atMost' in m.target ? m.value <= m.target.atMost : m.value >= m.target.atLeast;
+}
+
+/** The target in words, e.g. `<= 1.5`, or `-` without one. */
+export function targetText(m: Measure): string {
+  if (m.target === undefined) return '-';
+  const unit = m.unit === 's' ? ' s' : '';
+  return 'atMost' in m.target ? `<= ${m.target.atMost}${unit}` : `>= ${m.target.atLeast}${unit}`;
+}
+
+/** The median of some numbers (the upper one of an even count). */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+}
+
+/**
+ * Milliseconds from spawning `node <args>` until it writes its first stdout bytes (after `input`, if given), or
+ * until it exits when `untilOutput` is false. Resolves only once the child has exited (its stdin is closed at its
+ * first output), so no measurement overlaps the next.
+ */
+export function timeNode(args: readonly string[], options: { input?: string; untilOutput: boolean; cwd?: string }): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'], cwd: options.cwd ?? process.cwd() });
+    let firstOutput: number | null = null;
+    child.stdout.on('data', () => {
+      firstOutput ??= performance.now() - started;
+      child.stdin.end();
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (!options.untilOutput) return resolve(performance.now() - started);
+      if (firstOutput === null) return reject(new Error(`node ${args.join(' ')} exited (${String(code)}) before writing anything`));
+      resolve(firstOutput);
+    });
+    if (options.input !== undefined) child.stdin.write(options.input);
+    else child.stdin.end();
+  });
+}
+
+/** Wall milliseconds of an async function. */
+export async function wallMs(fn: () => Promise<unknown>): Promise<number> {
+  const started = performance.now();
+  await fn();
+  return performance.now() - started;
+}

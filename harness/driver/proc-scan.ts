@@ -1,0 +1,199 @@
+// Reading the process table from /proc: every process's group, session, parent and driver mark, and who holds files under a directory.
+import { closeSync, openSync, readdirSync, readFileSync, readlinkSync, readSync } from 'node:fs';
+
+/** The environment variable that tags every process a driver starts, whatever group or session it moves to. */
+export const MARK_VAR = 'EJC_DRIVER_MARK';
+
+export interface ProcEntry {
+  readonly pid: number;
+  readonly ppid: number;
+  readonly pgrp: number;
+  readonly sid: number;
+  /** Scheduler state (`R`, `S`, `D`, `Z`, ...). */
+  readonly state: string;
+  /** Start time in clock ticks since boot: tells a process from a later one that reuses its pid. */
+  readonly start: number;
+  /** The value of EJC_DRIVER_MARK in the environment it was started with, or null. */
+  readonly mark: string | null;
+}
+
+const MARK_PREFIX = Buffer.from(`${MARK_VAR}=`);
+
+/** Whether the process table can be read here (Linux with /proc); elsewhere only process groups are used. */
+export function procAvailable(): boolean {
+  if (available === null) {
+    try {
+      available = process.platform === 'linux' && readStat(process.pid) !== null;
+    } catch {
+      available = false;
+    }
+  }
+  return available;
+}
+let available: boolean | null = null;
+
+/**
+ * One pass over /proc: every process with its stat fields and, when `marks` is set, its driver mark, read only
+ * for processes started at or after `since` (clock ticks since boot): an older one cannot carry a newer mark.
+ */
+export function scanProcesses(options: { marks: boolean; since?: number } = { marks: true }): ProcEntry[] {
+  const entries: ProcEntry[] = [];
+  const since = options.since ?? 0;
+  for (const pid of pids()) {
+    const stat = readStat(pid);
+    if (stat === null) continue;
+    // A zombie's environment is gone and it can do nothing more: no need to read it.
+    const mark = options.marks && stat.start >= since && !isDeadState(stat.state) ? readMark(pid) : null;
+    entries.push({ ...stat, mark });
+  }
+  return entries;
+}
+
+/** The current entry of one pid, or null when it no longer exists. */
+export function readProc(pid: number): ProcEntry | null {
+  const stat = readStat(pid);
+  return stat === null ? null : { ...stat, mark: null };
+}
+
+/** Dead for every purpose of the harness: gone, or a zombie that only waits to be reaped. */
+export function isDeadState(state: string | null | undefined): boolean {
+  return state === null || state === undefined || state === 'Z' || state === 'X' || state === 'x';
+}
+
+/** The command line, arguments separated by spaces, shortened for evidence (empty for a zombie). */
+export function readCmdline(pid: number, maxChars = 240): string {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0+$/, '').replace(/\0/g, ' ');
+  } catch {
+    return '';
+  }
+  return text.length > maxChars ? `${text.slice(0, maxChars)}…` : text;
+}
+
+/** When this process (the harness) started: nothing older can have been started by one of its drivers. */
+export function harnessStart(): number {
+  ownStart ??= readStat(process.pid)?.start ?? 0;
+  return ownStart;
+}
+let ownStart: number | undefined;
+
+/**
+ * Which of `candidates` hold something under one of `dirs`: an open file descriptor, the working
+ * directory, or a mapped file. Returns pid → the absolute paths it holds.
+ */
+export function findHolders(dirs: readonly string[], candidates: readonly number[]): Map<number, string[]> {
+  const held = new Map<number, string[]>();
+  if (dirs.length === 0) return held;
+  const needles = dirs.map((d) => Buffer.from(d));
+  const under = (path: string): boolean => dirs.some((d) => path === d || path.startsWith(`${d}/`));
+  for (const pid of candidates) {
+    const paths = new Set<string>();
+    const cwd = link(`/proc/${pid}/cwd`);
+    if (cwd !== null && under(cwd)) paths.add(cwd);
+    let fds: string[] = [];
+    try {
+      fds = readdirSync(`/proc/${pid}/fd`);
+    } catch {
+      // Gone, or a kernel thread: nothing held.
+    }
+    for (const fd of fds) {
+      const target = link(`/proc/${pid}/fd/${fd}`);
+      if (target !== null && under(target.replace(/ \(deleted\)$/, ''))) paths.add(target);
+    }
+    // A mapped file stays held after its descriptor is closed (SQLite maps its -shm file).
+    if (paths.size === 0) for (const path of mappedUnder(pid, needles)) if (under(path.replace(/ \(deleted\)$/, ''))) paths.add(path);
+    if (paths.size > 0) held.set(pid, [...paths].sort());
+  }
+  return held;
+}
+
+function mappedUnder(pid: number, needles: readonly Buffer[]): string[] {
+  const maps = readShared(`/proc/${pid}/maps`);
+  if (maps === null) return [];
+  // Most processes map nothing of ours: search the raw bytes before decoding anything.
+  if (!needles.some((n) => maps.includes(n))) return [];
+  const found: string[] = [];
+  for (const line of maps.toString('utf8').split('\n')) {
+    const slash = line.indexOf('/');
+    if (slash !== -1) found.push(line.slice(slash));
+  }
+  return found;
+}
+
+function pids(): number[] {
+  let names: string[];
+  try {
+    names = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  const out: number[] = [];
+  for (const name of names) {
+    const c = name.charCodeAt(0);
+    if (c >= 48 && c <= 57) out.push(Number(name));
+  }
+  return out;
+}
+
+function readStat(pid: number): Omit<ProcEntry, 'mark'> | null {
+  const bytes = readShared(`/proc/${pid}/stat`);
+  if (bytes === null) return null;
+  const text = bytes.toString('latin1');
+  // The command name may contain spaces and parentheses; the fields after the last ')' are fixed.
+  const rest = text.slice(text.lastIndexOf(')') + 2).split(' ');
+  const state = rest[0];
+  const [ppid, pgrp, sid, start] = [rest[1], rest[2], rest[3], rest[19]].map(Number);
+  if (state === undefined || ![ppid, pgrp, sid, start].every((n) => Number.isFinite(n))) return null;
+  return { pid, ppid: ppid!, pgrp: pgrp!, sid: sid!, state, start: start! };
+}
+
+function readMark(pid: number): string | null {
+  const env = readShared(`/proc/${pid}/environ`);
+  if (env === null) return null;
+  let at = env.indexOf(MARK_PREFIX);
+  // Only a whole entry counts: the prefix must start the environment or follow a NUL.
+  while (at > 0 && env[at - 1] !== 0) at = env.indexOf(MARK_PREFIX, at + 1);
+  if (at === -1) return null;
+  const from = at + MARK_PREFIX.length;
+  const end = env.indexOf(0, from);
+  return env.toString('utf8', from, end === -1 ? env.length : end);
+}
+
+// One buffer reused for every /proc read: this runs after every kill, over every process on the machine.
+let shared = Buffer.alloc(64 * 1024);
+
+/** The whole file in the shared buffer (valid until the next call), or null when it cannot be read. */
+function readShared(path: string): Buffer | null {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return null;
+  }
+  try {
+    let length = 0;
+    for (;;) {
+      if (length === shared.length) {
+        const bigger = Buffer.alloc(shared.length * 2);
+        shared.copy(bigger);
+        shared = bigger;
+      }
+      const n = readSync(fd, shared, length, shared.length - length, null);
+      if (n === 0) return shared.subarray(0, length);
+      length += n;
+    }
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function link(path: string): string | null {
+  try {
+    return readlinkSync(path);
+  } catch {
+    return null;
+  }
+}

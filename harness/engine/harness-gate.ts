@@ -1,0 +1,55 @@
+// The §4 pre-flight gate, asked of the journal or, for a store whose gate lives in the engine, computed from its rows.
+import type { EffectRow, GateDecision, RunScope, TierMode } from '../protocol/schemas.js';
+import type { JournalClient } from './journal-client.js';
+import type { TrialContext } from './trial-context.js';
+
+type GateEffect = GateDecision['effects'][number];
+
+/** The gate decision for one run node: the journal's `gate`, or the harness's own over `listEffects` when `capabilities.gate` is `harness`. */
+export async function gateFor(t: TrialContext, client: JournalClient, scope: RunScope, attempt = 1): Promise<GateDecision> {
+  if (t.capabilities.gate !== 'harness') return client.op('gate', { scope, attempt });
+  const listed = await client.try('listEffects', {});
+  // A gate read that fails is a refusal, not a pass (§4): the engine cannot know what the prior attempt did.
+  if (!listed.ok) {
+    return {
+      decision: 'refuse',
+      effects: [],
+      refusal: { code: 'gate_read_failed', tier: null, effectIds: [], message: `harness-side gate: listEffects answered ${listed.code}: ${listed.message}` },
+    };
+  }
+  return decideGate(listed.result.effects, scope, t.capabilities.tierMode);
+}
+
+/** §4's table over every row of the node, whatever its attempt; rows are reported as the journal holds them (nothing is written). */
+export function decideGate(rows: readonly EffectRow[], scope: RunScope, tierMode: TierMode): GateDecision {
+  const own = rows
+    .filter((r) => r.scope.kind === 'run' && r.scope.runId === scope.runId && r.scope.nodeId === scope.nodeId)
+    .sort((a, b) => a.slot - b.slot);
+  const effects: GateEffect[] = own.map((row) => ({
+    effectId: row.effectId,
+    slot: row.slot,
+    toolId: row.toolId,
+    tier: row.tier,
+    state: row.state,
+    action: actionFor(row, tierMode),
+    idempotencyKey: row.idempotencyKey,
+  }));
+  const refused = effects.filter((e) => e.action === 'needs_attention');
+  const first = refused[0];
+  if (first) {
+    const effectIds = refused.map((e) => e.effectId);
+    const message = `harness-side gate: tier ${first.tier} effect(s) ${effectIds.join(', ')} need attention${first.tier !== 3 && tierMode === 'conservative' ? ` (no tier ${first.tier} reconciler: refused like tier 3)` : ''}`;
+    return { decision: 'refuse', effects, refusal: { code: 'effect_needs_attention', tier: first.tier, effectIds, message } };
+  }
+  const reconcile = effects.some((e) => e.action === 'retry_with_key' || e.action === 'reconcile_receipt');
+  return { decision: reconcile ? 'reconcile' : 'pass', effects, refusal: null };
+}
+
+function actionFor(row: EffectRow, tierMode: TierMode): GateEffect['action'] {
+  if (row.state === 'committed' && row.resultRetained) return 'replay';
+  if (row.resolution?.decision === 'accepted') return 'none';
+  if (row.resolution?.decision === 'discarded') return 'run_again';
+  // Committed without a retained result blocks exactly like an unresolved row (§4).
+  if (tierMode === 'conservative' || row.tier === 3) return 'needs_attention';
+  return row.tier === 1 ? 'retry_with_key' : 'reconcile_receipt';
+}

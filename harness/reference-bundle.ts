@@ -1,0 +1,29 @@
+// Which build of the reference adapter drivers load: the one-module bundle `npm run build` writes, unless it is stale.
+import { readdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+/**
+ * The bundle next to the compiled adapter when it is at least as new as every compiled file it was built from
+ * (the reference journal's and the two harness files it imports); null when missing or stale, e.g. after a bare
+ * `tsc`, so a driver never runs older code than the sources compiled.
+ */
+export function currentBundle(adapterPath: string): string | null {
+  const dir = dirname(adapterPath);
+  const bundle = join(dir, 'adapter.bundle.js');
+  const built = mtimeOf(bundle);
+  if (built === null) return null;
+  const sources = [
+    ...readdirSync(dir).filter((f) => f.endsWith('.js') && f !== 'adapter.bundle.js').map((f) => join(dir, f)),
+    join(dir, '..', 'harness', 'journal-interface.js'),
+    join(dir, '..', 'harness', 'canonical-json.js'),
+  ];
+  return sources.every((source) => (mtimeOf(source) ?? Number.POSITIVE_INFINITY) <= built) ? bundle : null;
+}
+
+function mtimeOf(path: string): number | null {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return null;
+  }
+}

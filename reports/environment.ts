@@ -1,0 +1,81 @@
+// The environment a run happened in: runtime, storage library, OS and kernel, trial file system, strace.
+import { execFileSync } from 'node:child_process';
+import { readFileSync, realpathSync, statfsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { arch, platform, release, tmpdir, version } from 'node:os';
+import type { Environment } from './binding-schema.js';
+
+/** Describes this machine for a report; each probe that cannot answer says so instead of failing the run. */
+export function describeEnvironment(shard: number | null, trialDir: string = tmpdir()): Environment {
+  let known = memo.get(trialDir);
+  if (known === undefined) memo.set(trialDir, (known = probe(trialDir)));
+  return { shard, ...known };
+}
+
+const memo = new Map<string, Omit<Environment, 'shard'>>();
+
+function probe(trialDir: string): Omit<Environment, 'shard'> {
+  const sqlite = sqliteVersions();
+  return {
+    node: process.version,
+    betterSqlite3: sqlite.betterSqlite3,
+    sqlite: sqlite.sqlite,
+    os: { platform: platform(), arch: arch(), release: release(), version: version() },
+    trialFs: fileSystemType(trialDir),
+    strace: straceVersion(),
+  };
+}
+
+function sqliteVersions(): { betterSqlite3: string | null; sqlite: string | null } {
+  const require = createRequire(import.meta.url);
+  let betterSqlite3: string | null = null;
+  let sqlite: string | null = null;
+  try {
+    betterSqlite3 = (require('better-sqlite3/package.json') as { version: string }).version;
+    const Database = require('better-sqlite3') as new (path: string) => { prepare(sql: string): { pluck(): { get(): unknown } }; close(): void };
+    const db = new Database(':memory:');
+    sqlite = String(db.prepare('select sqlite_version()').pluck().get());
+    db.close();
+  } catch {
+    // A harness without its native module still reports what it knows.
+  }
+  return { betterSqlite3, sqlite };
+}
+
+// The mount table's type for the longest mount point above the directory; statfs's magic number elsewhere.
+function fileSystemType(dir: string): string {
+  let path = dir;
+  try {
+    path = realpathSync(dir);
+  } catch {
+    // the directory's own name will do
+  }
+  try {
+    let best: { point: string; type: string } | null = null;
+    for (const line of readFileSync('/proc/self/mountinfo', 'utf8').split('\n')) {
+      const [left, right] = line.split(' - ');
+      const point = left?.split(' ')[4]?.replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8)));
+      const type = right?.split(' ')[0];
+      if (point === undefined || type === undefined) continue;
+      const inside = path === point || path.startsWith(point.endsWith('/') ? point : `${point}/`);
+      if (inside && (best === null || point.length >= best.point.length)) best = { point, type };
+    }
+    if (best !== null) return best.type;
+  } catch {
+    // not Linux: fall back to statfs
+  }
+  try {
+    return `statfs 0x${statfsSync(path).type.toString(16)}`;
+  } catch {
+    return 'unknown';
+  }
+}
+
+function straceVersion(): string | null {
+  try {
+    const out = execFileSync('strace', ['-V'], { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'ignore'] });
+    return /version\s+(\S+)/.exec(out)?.[1] ?? out.split('\n')[0]!.trim();
+  } catch {
+    return null;
+  }
+}

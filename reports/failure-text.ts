@@ -1,0 +1,38 @@
+// What a not-passing scenario says about itself, compactly: the CLI summary, CI annotations, the step summary and vitest share it.
+import type { ScenarioResult, ScenarioVerdict } from './schema.js';
+
+/** Verdicts that fail a run or leave it undecided. */
+export const NOT_PASSING: ReadonlySet<ScenarioVerdict> = new Set(['failed', 'inconclusive', 'stale_expected_failure']);
+
+/** One failed assertion of one trial. */
+export interface FailedAssertion {
+  readonly trial: string;
+  readonly name: string;
+  readonly expected: string;
+  readonly actual: string;
+}
+
+/** Every failed assertion of a scenario, values as compact JSON. */
+export function failedAssertions(s: ScenarioResult, maxChars = 160): FailedAssertion[] {
+  return s.trials.flatMap((t) =>
+    t.assertions.filter((a) => !a.passed).map((a) => ({ trial: t.id, name: a.name, expected: compactJson(a.expected, maxChars), actual: compactJson(a.actual, maxChars) })),
+  );
+}
+
+/** Why a scenario did not pass, in one line. */
+export function whyNotPassing(s: ScenarioResult): string {
+  if (s.verdict === 'stale_expected_failure') return 'passes now; remove it from the expect-failures file';
+  if (s.reason !== null) return s.reason;
+  return s.trials.find((t) => t.inconclusiveReason !== null)?.inconclusiveReason ?? 'see the report';
+}
+
+/** JSON of a value on one line, cut to `max` characters with an ellipsis. */
+export function compactJson(value: unknown, max = 160): string {
+  const text = value === undefined ? 'undefined' : (JSON.stringify(value) ?? String(value));
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/** The last lines the implementation wrote to stderr in a scenario's trials. */
+export function stderrTail(s: ScenarioResult, lines: number): string[] {
+  return s.trials.flatMap((t) => t.stderrTail).slice(-lines);
+}

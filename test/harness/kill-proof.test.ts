@@ -1,0 +1,159 @@
+// A kill is proven: the whole tree is found (group, session, mark, parentage), killed at once and shown gone, and any
+// process still holding the journal's files is named. Real processes throughout; each test finds its own by EJC_TEST_TAG.
+import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startDriver } from '../../harness/driver/index.js';
+import { provenSurvivors, treeOf } from '../../harness/driver/process-tree.js';
+import type { ProcEntry } from '../../harness/driver/proc-scan.js';
+import { createTrialDir, type TrialDir } from '../../harness/trial-dir.js';
+import { externalExclusion } from '../../reports/boundary.js';
+import { inconclusiveCause, trialVerdict } from '../../reports/derive.js';
+import { computeOutcomeDigest, sealReport } from '../../reports/seal.js';
+import { verifyReport } from '../../reports/verify.js';
+import { buildReport, clone, scenario, trial } from '../reports/fixture.js';
+import { DriverPool, fakeLaunch, fixtures, root } from './helpers.js';
+import { killOwn, newTag, ownProcesses, TAG_VAR } from './own-processes.js';
+
+const pool = new DriverPool();
+let dir: TrialDir;
+let tag: string;
+beforeEach(async () => {
+  dir = await createTrialDir('ejc-kill-proof-test');
+  tag = newTag('kill-proof');
+});
+afterEach(async () => {
+  await pool.killAll();
+  await dir.cleanup();
+  expect(await killOwn(tag)).toEqual([]);
+});
+
+const grandchildLaunch = { kind: 'module' as const, module: join(fixtures, 'adapters', 'tiny-with-grandchild.mjs'), options: {} };
+const opts = () => ({ label: 'primary', cwd: root, timeoutMs: 20_000, env: { [TAG_VAR]: tag } });
+
+describe('the tree of a driver', () => {
+  it('is its group and session, the carriers of its mark, and their descendants by parentage', () => {
+    const p = (pid: number, ppid: number, pgrp: number, sid: number, mark: string | null = null, state = 'S'): ProcEntry => ({ pid, ppid, pgrp, sid, state, start: pid, mark });
+    const table = [
+      p(100, 1, 100, 100, 'm'), // the leader
+      p(101, 100, 100, 100, 'm'), // a child in its group
+      p(102, 100, 102, 100), // moved to another group, same session, environment cleared
+      p(103, 1, 103, 103, 'm'), // setsid + double fork: found by the mark alone
+      p(104, 103, 104, 104), // its child with a cleared environment: found through its parent
+      p(105, 104, 105, 105), // and that one's child
+      p(106, 1, 106, 106, 'other'), // another driver
+      p(107, 100, 100, 100, 'm', 'Z'), // a zombie is dead
+      p(108, 1, 108, 108), // unrelated
+    ];
+    expect(treeOf({ pgid: 100, mark: 'm' }, table).map((e) => e.pid)).toEqual([100, 101, 102, 103, 104, 105]);
+  });
+});
+
+describe('killing a driver whose grandchild left its session', () => {
+  it('kills the grandchild with it and records it as escaped; nothing of the tree is left', async () => {
+    const driver = pool.track(await startDriver(grandchildLaunch, opts()));
+    const sleeper = ownProcesses(tag).find((o) => o.cmdline === 'sleep 3600')!;
+    expect(sleeper.sid).not.toBe(driver.pid);
+    const exit = await driver.kill();
+    expect(exit.signal).toBe('SIGKILL');
+    expect(exit.tree.processes).toBe(2);
+    expect(exit.tree.survivors).toEqual([]);
+    expect(exit.tree.escaped).toEqual([{ pid: sleeper.pid, session: sleeper.sid, group: sleeper.pgrp, cmdline: 'sleep 3600', holds: [] }]);
+    // Proven when kill() resolves, not eventually.
+    expect(ownProcesses(tag)).toEqual([]);
+  });
+
+  it('ends the grandchild at a graceful close too', async () => {
+    const driver = pool.track(await startDriver(grandchildLaunch, opts()));
+    const exit = await driver.close();
+    expect(exit).toMatchObject({ signal: null, exitCode: 0, killedByHarness: false, tree: { processes: 1, survivors: [] } });
+    expect(exit.tree.escaped.map((e) => e.cmdline)).toEqual(['sleep 3600']);
+    expect(ownProcesses(tag)).toEqual([]);
+  });
+
+  it('ends what a driver that exits by itself left behind', async () => {
+    const driver = pool.track(await startDriver(fakeLaunch('exit-mid-call', 'setsid sleep 3600 </dev/null >/dev/null 2>&1 & '), opts()));
+    await until(() => ownProcesses(tag).some((o) => o.cmdline === 'sleep 3600'));
+    await expect(driver.call('checkpoint', {})).rejects.toMatchObject({ code: 'driver_exited' });
+    const exit = await driver.exited;
+    expect(exit).toMatchObject({ exitCode: 7, killedByHarness: false, tree: { processes: 1, survivors: [] } });
+    expect(exit.tree.escaped.map((e) => e.cmdline)).toEqual(['sleep 3600']);
+    expect(ownProcesses(tag)).toEqual([]);
+  });
+});
+
+describe('the proof after a kill', () => {
+  it('names a process outside the tree that holds the journal files, then kills it', async () => {
+    const journal = join(dir.path, 'journal');
+    mkdirSync(journal);
+    const driver = pool.track(await startDriver({ kind: 'module', module: join(fixtures, 'adapters', 'tiny-journal.mjs'), options: {} }, opts()));
+    await driver.call('open', { dir: journal, armedCrashPoints: [] });
+    const holder = holdFile(join(journal, 'held.db'));
+    await until(() => ownProcesses(tag).some((o) => o.pid === holder.pid && o.cmdline.startsWith('sleep')));
+    const exit = await driver.kill();
+    expect(exit.tree.survivors).toEqual([expect.objectContaining({ pid: holder.pid, cmdline: 'sleep 3600', holds: [join(journal, 'held.db')] })]);
+    expect(ownProcesses(tag)).toEqual([]);
+  });
+
+  it('leaves a declared external server alone, and names it in the claim boundary instead', async () => {
+    const journal = join(dir.path, 'journal');
+    mkdirSync(journal);
+    const holder = holdFile(join(journal, 'server.db'));
+    await until(() => ownProcesses(tag).some((o) => o.pid === holder.pid && o.cmdline.startsWith('sleep')));
+    // A root whose processes are all gone: only the holder remains to be judged.
+    const root0 = { pgid: 2 ** 22 + 7, mark: 'no-such-driver' };
+    expect(provenSurvivors(root0, [journal], { others: [], externalState: null }).holders.map((h) => h.proc.pid)).toEqual([holder.pid]);
+    expect(provenSurvivors(root0, [journal], { others: [], externalState: 'pg at localhost' }).holders).toEqual([]);
+    // Another live driver's process holding the same files is not a survivor either.
+    const asOther = { pgid: holder.pid, mark: 'x' };
+    expect(provenSurvivors(root0, [journal], { others: [asOther], externalState: null }).holders).toEqual([]);
+
+    const report = clone(buildReport());
+    report.implementation.capabilities.externalState = 'pg at localhost';
+    expect(verifyReport(sealReport(report)).problems.join('\n')).toContain('$.boundary');
+    report.boundary.excludes.push(externalExclusion('pg at localhost'));
+    expect(verifyReport(sealReport(report)).problems).toEqual([]);
+    // The server is the test's own: it ends it.
+    expect((await killOwn(tag)).map((o) => o.pid)).toEqual([holder.pid]);
+  });
+});
+
+describe('kill evidence in the report', () => {
+  it('keeps pids out of the outcome digest but not whether something escaped or survived', () => {
+    const withTree = (pid: number, escaped: number) => {
+      const proc = { pid, session: pid, group: pid, cmdline: 'sleep 3600', holds: [] };
+      const kill = { planned: 'boundary:after-settle', point: 'boundary:after-settle', seq: 7, signal: 'SIGKILL', driver: 'd1', tree: { processes: 2 + pid % 3, escaped: Array(escaped).fill(proc), survivors: [] } };
+      return buildReport([scenario('cp02.after-prepare', [trial('t1', { kills: [kill] })])]);
+    };
+    expect(verifyReport(withTree(4242, 1)).problems).toEqual([]);
+    expect(computeOutcomeDigest(withTree(4242, 1))).toBe(computeOutcomeDigest(withTree(5151, 1)));
+    expect(computeOutcomeDigest(withTree(4242, 1))).not.toBe(computeOutcomeDigest(withTree(4242, 0)));
+  });
+
+  it('never lets a trial whose kill left a survivor pass, even if nothing else says so', () => {
+    const survivor = { pid: 77, session: 77, group: 77, cmdline: 'node server.mjs', holds: ['<trial>/journal/effects.db'] };
+    const kill = { planned: 'boundary:after-prepare', point: 'boundary:after-prepare', seq: 5, signal: 'SIGKILL', driver: 'primary#1', tree: { processes: 1, escaped: [], survivors: [survivor] } };
+    const evidence = { ...trial('t1'), kills: [kill], inconclusiveReason: null };
+    expect(trialVerdict(evidence)).toBe('inconclusive');
+    expect(inconclusiveCause(evidence)).toBe("the kill at boundary:after-prepare left 1 process(es) running or holding the journal's files");
+    expect(trialVerdict({ ...evidence, kills: [{ ...kill, tree: { ...kill.tree, survivors: [] } }] })).toBe('passed');
+  });
+});
+
+/** A process of this test, outside any driver (own session, no driver mark), holding `file` open. */
+function holdFile(file: string): { pid: number } {
+  const child = spawn('/bin/sh', ['-c', `exec 3>>"${file}"; exec sleep 3600`], {
+    detached: true, stdio: 'ignore', env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', [TAG_VAR]: tag },
+  });
+  child.unref();
+  return { pid: child.pid! };
+}
+
+async function until(condition: () => boolean, maxMs = 30_000): Promise<void> {
+  const deadline = Date.now() + maxMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not reached');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

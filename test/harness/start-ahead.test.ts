@@ -1,0 +1,54 @@
+// Drivers started ahead: the restart after a kill is a fresh process spawned during the phase, never the killed one.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { liveDriverGroups } from '../../harness/driver/index.js';
+import { TrialContext } from '../../harness/engine/trial-context.js';
+import { createTrialDir, type TrialDir } from '../../harness/trial-dir.js';
+import { resolveForSpawn } from '../../harness/run-conformance.js';
+import { tinyLaunch } from './helpers.js';
+
+let dir: TrialDir;
+let t: TrialContext;
+beforeEach(async () => {
+  dir = await createTrialDir('ejc-start-ahead');
+  const capabilities = { crashPoints: ['prepare.before-commit'], faults: [], tierMode: 'conservative' as const, sessions: false, seeding: false, outerTransactionProbe: false };
+  t = new TrialContext({ id: 'ahead#1', seed: 1, dir: dir.path, launch: resolveForSpawn(tinyLaunch()), timeoutMs: 20_000, capabilities });
+});
+afterEach(async () => {
+  await t.killAll();
+  await dir.cleanup();
+});
+
+describe('TrialContext.startAhead', () => {
+  it('starts the restart driver alongside the victim, as a new process, and hands it to the call after the kill', async () => {
+    t.planCrash({ kind: 'boundary', boundary: 'after-prepare' });
+    t.startAhead('primary', { skip: 1 });
+    const victim = await t.driver();
+    // Two groups: the victim, and the driver started ahead for the call after it.
+    expect(liveDriverGroups()).toHaveLength(2);
+    await t.untilCrash(() => t.boundary('after-prepare', victim));
+    expect(t.kills.map((k) => [k.point, k.signal])).toEqual([['boundary:after-prepare', 'SIGKILL']]);
+    // The victim's group is gone; the one left is the driver started ahead, which opened nothing yet.
+    const ahead = liveDriverGroups();
+    expect(ahead).toHaveLength(1);
+    expect(ahead[0]).not.toBe(victim.handle.pid);
+    const restarted = await t.driver();
+    expect(restarted.handle.pid).toBe(ahead[0]);
+    expect(restarted.label).toBe('primary#2');
+    expect(t.tally.restarts).toBe(1);
+    await expect(restarted.op('files', {})).resolves.toEqual({ files: [] });
+  });
+
+  it('discards a driver started ahead when the next call asks for another one, leaving no process behind', async () => {
+    t.planCrash({ kind: 'boundary', boundary: 'after-prepare' });
+    const victim = await t.driver();
+    await t.untilCrash(() => t.boundary('after-prepare', victim));
+    const ahead = liveDriverGroups()[0];
+    const rival = await t.driver('rival');
+    expect(rival.label).toBe('rival#2');
+    expect(liveDriverGroups()).toEqual([rival.handle.pid]);
+    expect(rival.handle.pid).not.toBe(ahead);
+    t.startAhead();
+    await t.closeAll();
+    expect(liveDriverGroups()).toEqual([]);
+  });
+});
