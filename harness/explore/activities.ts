@@ -140,7 +140,8 @@ async function regate(x: Exec, i: number): Promise<void> {
 // An operator checks each target and resolves what needs attention truthfully. The run is terminal by then (its gate
 // refused), so nothing re-runs: the gate must now pass, and a discarded identity may be prepared again (§8).
 async function resolve(x: Exec, i: number): Promise<void> {
-  if (!x.started.has(i)) return;
+  // Unclaimed resolution is a follow-up the journal may not have (capabilities.resolution): the step stays, a no-op.
+  if (!x.started.has(i) || !x.features.resolution) return;
   const run = x.runs[i]!;
   const { effects } = await x.primary.op('listEffects', {});
   const mine = effects.filter((e) => e.scope.kind === 'run' && e.scope.runId === run.runId && e.state === 'needs_attention' && e.resolution === null);

@@ -18,12 +18,15 @@ export class CanaryBook {
     this.#tag = t.seed.toString(36);
   }
 
-  /** A new canary with its role; the hook honest-artifacts masking will register with the trial lives here and only here. */
+  /** A new canary with its role, registered with the trial here and only here. */
   make(role: CanaryRole): string {
     const id = this.#next++;
     // The closing Z (never a base-36 digit here) keeps one canary from being a prefix of another.
     const value = `${CANARY_PREFIX}${this.#tag}x${id.toString(36)}Z`;
     this.values.push(value);
+    // An argument secret is masked in everything the harness writes and must never come back on stdout or stderr;
+    // results are not: a journal may legitimately hand a run result back in a replay.
+    if (role === 'arg') this.#t.secret(value);
     this.#t.note({ kind: 'canary', id, role, value });
     return value;
   }

@@ -17,6 +17,8 @@ export interface Features {
   readonly faketime: boolean;
   /** The kxm.* operations work (the KXM effects-and-recovery contract). */
   readonly kxm: boolean;
+  /** Operator resolution is claimed (capabilities.resolution): only then does an operator resolve anything. */
+  readonly resolution: boolean;
 }
 
 export interface CallPlan {

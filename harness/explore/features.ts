@@ -16,6 +16,7 @@ export function featuresFor(caps: Capabilities, env: { strace?: boolean; faketim
     strace: (env.strace ?? true) && straceAvailable(),
     faketime: (env.faketime ?? true) && faketimeLibrary() !== null,
     kxm: caps.kxm === true,
+    resolution: caps.resolution === true,
   };
 }
 

@@ -67,7 +67,7 @@ export async function runGeneratedTrial(c: TrialCase, o: TrialRunOptions): Promi
   const history = t.history ?? [];
   const canaries = history.flatMap((e) => (e.kind === 'canary' ? [e.value] : []));
   const model = checkHistory(history, { tierMode: o.capabilities.tierMode });
-  const violation = model.failure === null ? null : {
+  const violation = model.failure === null ? echoViolation(t, history.length) : {
     clause: model.failure.clause,
     contract: CLAUSES[model.failure.clause],
     what: maskCanaries(model.failure.what, canaries) as string,
@@ -102,6 +102,20 @@ export async function runGeneratedTrial(c: TrialCase, o: TrialRunOptions): Promi
     await dir.cleanup();
   }
   return { trial, model, violation, steps: renderSteps(history, canaries), context: t };
+}
+
+// §11 on evidence the journal does not control: an argument secret repeated on the driver's stdout or stderr has left it.
+function echoViolation(t: TrialContext, steps: number): Violation | null {
+  const { findings } = t.secretEchoes();
+  if (findings.length === 0) return null;
+  return {
+    clause: 'secrets.args',
+    contract: CLAUSES['secrets.args'],
+    what: 'the driver repeats a planted argument secret in a response, an error or on stderr',
+    expected: [],
+    observed: findings.map((f) => `${f.driver} ${f.stream}: [masked ${f.secret}]`),
+    step: steps,
+  };
 }
 
 // One assertion per clause the trial exercised (how many observations it allowed), and the violation itself.
