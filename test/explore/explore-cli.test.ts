@@ -33,6 +33,9 @@ describe('ejc explore', () => {
     expect(whole.exitCode, whole.stderr).toBe(0);
     expect(whole.stdout).toMatch(/^verdict: conformant/);
     expect(verifyReport(whole.report)).toEqual({ ok: true, problems: [] });
+    // Verify binds an exploration's commands too: a trial whose command replays no counterexample is named.
+    const unbound = { ...whole.report, scenarios: whole.report.scenarios.map((s, i) => (i === 0 ? { ...s, reproduce: 'npx ejc explore --trials 3' } : s)) };
+    expect(verifyReport(unbound).problems).toContain('$.scenarios[0].reproduce: does not replay one counterexample (--replay <seed>:<path>)');
     expect(whole.report.counts.trials).toBe(4);
     expect(whole.report.counts.kills).toBeGreaterThan(0);
     expect(whole.report.counts.bytesScanned).toBeGreaterThan(0);
