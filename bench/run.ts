@@ -5,10 +5,11 @@ import { hostStartBench } from './host-start-bench.js';
 import { journalBench } from './journal-bench.js';
 import { matrixBench } from './matrix-bench.js';
 import { trialBench } from './trial-bench.js';
+import { exploreBench } from './explore-bench.js';
 import { meets, targetText, type Figure, type FigureFn } from './figure.js';
 
 /** The registered figures, run in this order. A new figure is one more function here. */
-export const FIGURES: readonly FigureFn[] = [hostStartBench, journalBench, trialBench, growthBench, matrixBench];
+export const FIGURES: readonly FigureFn[] = [hostStartBench, journalBench, trialBench, exploreBench, growthBench, matrixBench];
 
 /** Runs the figures one after another (never side by side: they would compete for the cores) and prints them. */
 export async function runBenches(figures: readonly FigureFn[] = FIGURES): Promise<Figure[]> {

@@ -5,6 +5,7 @@ import { EjcError } from '../harness/errors.js';
 import { installSignalCleanup } from '../harness/driver/registry.js';
 import { closestIds } from '../harness/select-scenarios.js';
 import { explainCommand, listCommand } from './cmd-catalog.js';
+import { exploreCommand } from './cmd-explore.js';
 import { keygenCommand } from './cmd-keygen.js';
 import { mergeCommand } from './cmd-merge.js';
 import { reportCommand } from './cmd-report.js';
@@ -31,6 +32,7 @@ const COMMANDS: Record<CommandName, (argv: string[]) => Promise<number>> = {
   explain: explainCommand,
   verify: verifyCommand,
   merge: mergeCommand,
+  explore: exploreCommand,
   report: reportCommand,
   keygen: keygenCommand,
   sign: signCommand,

@@ -8,7 +8,7 @@ export function helpText(command: string | undefined): string {
 }
 
 /** The commands ejc knows, for dispatch and "did you mean". */
-export const COMMAND_NAMES = ['run', 'list', 'explain', 'verify', 'merge', 'report', 'keygen', 'sign'] as const;
+export const COMMAND_NAMES = ['run', 'list', 'explain', 'verify', 'merge', 'explore', 'report', 'keygen', 'sign'] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 export { DEFAULT_SEED, DEFAULT_TIMEOUT_MS, MAX_JOBS, MAX_SEED, MAX_TIMEOUT_MS };
@@ -34,6 +34,7 @@ Commands:
   explain   describe what one scenario does and asserts
   verify    re-check a report's schema, hashes, counts and verdicts; --trust authenticates, --rerun reproduces
   merge     merge the shard reports of one run into the unsharded report
+  explore   generated workloads and crash schedules, checked by the contract model, a violation shrunk
   report    render a report as one self-contained HTML page (verdict, assertions, timelines)
   keygen    create an Ed25519 key pair for signing reports
   sign      sign a report (an in-toto Statement in a DSSE envelope)
@@ -98,6 +99,46 @@ appended to $GITHUB_STEP_SUMMARY.
 
 Example:
   ejc run --impl ./my-journal.js --scenario 'cp0*' --out out --junit out/junit.xml`,
+
+  explore: `
+Usage: ejc explore [flags]
+
+Generates workloads (interleaved runs and sessions, awkward ids, arbitrary JSON arguments with
+secrets in every shape the contract names, tiers, output mappings, faults, racing drivers) and crash
+schedules (protocol boundaries, announced points, the N-th durable syscall, kills during recovery,
+restarts after a clock jump), runs each as a real trial and checks every observation against the
+executable model of the contract (harness/model). The first violation is shrunk to a minimal
+counterexample (every shrink step a real trial) and printed with the one command that replays it.
+The same seed gives the same trials; --jobs and --shard never change what a trial does.
+
+Implementation (as for run; default: the bundled reference journal):
+  --impl <module>, --impl-option <k=v>, --cmd <command>
+
+Exploration:
+  --trials <n>           how many trials of the seed stream to run (default ${100})
+  --budget <duration>    stop starting trials after 60s, 5m, 1h ... (then --trials is an upper bound)
+  --seed <n>             the seed of the stream (default ${DEFAULT_SEED})
+  --jobs <n>             trials run concurrently (default: one per core)
+  --shard <i>/<n>        run every n-th trial of the stream from the i-th; join the shards with ejc merge
+  --max-shrinks <n>      real trials the shrinking may run (default 40)
+  --profile <p>          mixed (default: everything the implementation offers) or runs (no sessions)
+  --timeout <ms>         per-operation timeout (default ${DEFAULT_TIMEOUT_MS})
+  --keep, --keep-failed  keep trial directories
+
+Replay:
+  --replay <seed>:<path> run exactly the counterexample a report names (fast-check seed and shrink path)
+  --machine <features>   what the machine offered when it was found: strace, faketime, strace+faketime or none
+
+Output:
+  --out <dir>            write <dir>/report.json (the counterexample is under sections.explore)
+  --junit <file>         also write JUnit XML
+  --json                 print only the report JSON on stdout
+
+Clock jumps need libfaketime (Debian: apt-get install faketime); N-th syscall kills need strace.
+Without them those schedules are simply not generated.
+
+Example:
+  ejc explore --impl ./my-journal.js --budget 60s --out out`,
 
   list: `
 Usage: ejc list [--tag <tag>] [--json]

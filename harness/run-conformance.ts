@@ -234,11 +234,13 @@ function sortSections(sections: Record<string, Record<string, unknown>>): void {
   }
 }
 
-function sortedCaps(caps: Capabilities): Capabilities {
+/** Capabilities with their lists sorted, as reports record them. */
+export function sortedCaps(caps: Capabilities): Capabilities {
   return { ...caps, crashPoints: [...caps.crashPoints].sort(), faults: [...caps.faults].sort() };
 }
 
-function harnessVersion(): string {
+/** The harness package version. */
+export function harnessVersion(): string {
   const require = createRequire(import.meta.url);
   for (const rel of ['../package.json', '../../package.json']) {
     try {

@@ -63,6 +63,7 @@ function checkSettings(report: Report, problems: string[]): void {
 }
 
 function checkReproduce(report: Report, problems: string[]): void {
+  if (isExploration(report)) return checkExploreReproduce(report, problems);
   const run = parseRun(report.reproduce.run, '$.reproduce.run', problems);
   if (run !== null) {
     compareLaunch(run, report.implementation.launch, '$.reproduce.run', problems);
@@ -105,10 +106,34 @@ interface ParsedRun {
   last(name: string): string | undefined;
 }
 
-const VALUE_FLAGS = new Set(['impl', 'impl-option', 'impl-files', 'cmd', 'scenario', 'tag', 'seed', 'shard', 'timeout', 'expect-failures', 'out', 'junit', 'jobs', 'sign']);
+const VALUE_FLAGS = new Set(['impl', 'impl-option', 'impl-files', 'cmd', 'scenario', 'tag', 'seed', 'shard', 'timeout', 'expect-failures', 'out', 'junit', 'jobs', 'sign', 'trials', 'budget', 'max-shrinks', 'replay', 'machine', 'profile']);
+
+// An `ejc explore` report: its selection is the exploration, its commands are explore commands.
+function isExploration(report: Report): boolean {
+  return canonicalJson(report.selection.scenarios) === canonicalJson(['explore']) && /^(npx )?ejc explore( |$)/.test(report.reproduce.run);
+}
+
+// The run command re-explores the same implementation, seed, shard and timeout; each trial's command replays exactly
+// it (--replay seed:path) against the same implementation.
+function checkExploreReproduce(report: Report, problems: string[]): void {
+  const run = parseRun(report.reproduce.run, '$.reproduce.run', problems, 'explore');
+  if (run !== null) {
+    compareLaunch(run, report.implementation.launch, '$.reproduce.run', problems);
+    const shard = report.selection.shard;
+    if ((intOf(run.last('seed')) ?? DEFAULT_SEED) !== report.seed) problems.push(`$.reproduce.run: --seed is ${run.last('seed') ?? DEFAULT_SEED} in the command, ${report.seed} in the report`);
+    if ((run.last('shard') ?? null) !== (shard === null ? null : `${shard.index}/${shard.count}`)) problems.push(`$.reproduce.run: --shard does not match the report's shard`);
+  }
+  report.scenarios.forEach((s, i) => {
+    const at = `$.scenarios[${i}].reproduce`;
+    const cmd = parseRun(s.reproduce, at, problems, 'explore');
+    if (cmd === null) return;
+    compareLaunch(cmd, report.implementation.launch, at, problems);
+    if (!/^\d+:[\d:]+$/.test(cmd.last('replay') ?? '')) problems.push(`${at}: does not replay one counterexample (--replay <seed>:<path>)`);
+  });
+}
 
 // Only the flags that name the implementation or shape outcomes are read; others (added later) are skipped.
-function parseRun(command: string, at: string, problems: string[]): ParsedRun | null {
+function parseRun(command: string, at: string, problems: string[], sub: 'run' | 'explore' = 'run'): ParsedRun | null {
   let tokens: string[];
   try {
     tokens = splitCommand(command);
@@ -117,8 +142,8 @@ function parseRun(command: string, at: string, problems: string[]): ParsedRun | 
     return null;
   }
   const start = tokens[0] === 'npx' ? 1 : 0;
-  if (tokens[start] !== 'ejc' || tokens[start + 1] !== 'run') {
-    problems.push(`${at}: is not an "ejc run" command: ${command}`);
+  if (tokens[start] !== 'ejc' || tokens[start + 1] !== sub) {
+    problems.push(`${at}: is not an "ejc ${sub}" command: ${command}`);
     return null;
   }
   const values = new Map<string, string[]>();

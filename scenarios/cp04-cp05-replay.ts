@@ -6,6 +6,9 @@ import type { BoundaryName } from '../harness/engine/crash-plan.js';
 import type { NodeScript } from '../harness/engine/model.js';
 import type { TrialContext } from '../harness/engine/trial-context.js';
 import { DEFAULT_MAPPING, deriveProjections } from '../harness/engine/projections.js';
+import { expectGate, expectPrepare, type AllowedVerdict } from '../harness/model/gate-table.js';
+import { jsonEqual, sameCall } from '../harness/model/projection.js';
+import type { ToolCall } from '../harness/engine/model.js';
 
 export const cp04cp05: Scenario[] = [
   replayScenario('cp04.after-settle', 'after-settle', 'effect-journal §12.4, §4'),
@@ -32,7 +35,7 @@ export const cp04cp05: Scenario[] = [
       const client = await t.driver();
       await snapshotBefore(t, client);
       const out = await resumeRun(t, client, run);
-      t.expect('re-run prepare verdict', 'replay', out.verdicts[0]?.verdict.verdict);
+      t.expect('re-run prepare verdict', rerunVerdict(original, changed, true), out.verdicts[0]?.verdict.verdict);
       t.expect('physical writes', 1, t.world.counts().physicalWrites);
       t.expect('node output identical to the original', originalOutput(t, run, run.nodes[0]!), out.outputs['node-a']);
       await snapshotAfter(t, client);
@@ -52,8 +55,9 @@ export const cp04cp05: Scenario[] = [
       const client = await t.driver();
       await snapshotBefore(t, client);
       const out = await resumeRun(t, client, run);
-      t.expect('gate decision', 'refuse', out.gates[0]?.decision);
-      t.expect('gate refusal names the tier', 3, out.gates[0]?.refusal?.tier);
+      const expected = expectGate([{ tier: 3, state: 'committed', retained: false }], t.capabilities.tierMode);
+      t.expect('gate decision', expected.decision, out.gates[0]?.decision);
+      t.expect('gate refusal names the tier', expected.refusal?.tiers[0], out.gates[0]?.refusal?.tier);
       t.expect('prepares after restart', 0, out.verdicts.length);
       t.expect('physical writes', 1, t.world.counts().physicalWrites);
       await snapshotAfter(t, client);
@@ -76,10 +80,11 @@ function replayScenario(id: string, boundary: BoundaryName, spec: string): Scena
       const client = await t.driver();
       await snapshotBefore(t, client);
       const out = await resumeRun(t, client, run);
-      t.expect('gate decision', 'pass', out.gates[0]?.decision);
-      t.expect('gate action for the committed row', 'replay', out.gates[0]?.effects[0]?.action);
+      const expected = expectGate([{ tier: 3, state: 'committed', retained: true }], t.capabilities.tierMode);
+      t.expect('gate decision', expected.decision, out.gates[0]?.decision);
+      t.expect('gate action for the committed row', expected.actions[0], out.gates[0]?.effects[0]?.action);
       const verdict = out.verdicts[0]?.verdict;
-      t.expect('re-run prepare verdict', 'replay', verdict?.verdict);
+      t.expect('re-run prepare verdict', rerunVerdict(run.nodes[0]!.calls[0]!, run.nodes[0]!.calls[0]!, true), verdict?.verdict);
       const recorded = expectedProjections(t, run.nodes[0]!, run.runId);
       t.expect('replayed projections', recorded, verdict?.verdict === 'replay' ? verdict.result : null);
       t.expect('recorded result was truncated by the bound', true, recorded.truncated);
@@ -107,13 +112,25 @@ function refusalVariant(id: string, what: string, change: (t: TrialContext) => P
       await snapshotBefore(t, client);
       const out = await resumeRun(t, client, run);
       const verdict = out.verdicts[0]?.verdict;
-      t.expect('re-run prepare verdict', 'refuse', verdict?.verdict);
-      t.expect('refusal code', code, verdict?.verdict === 'refuse' ? verdict.code : null);
+      const node = run.nodes[0]!;
+      const allowed = expectPrepareFor(node.calls[0]!, node.rerunCalls?.[0] ?? node.calls[0]!, jsonEqual(node.mapping ?? DEFAULT_MAPPING, node.rerunMapping ?? node.mapping ?? DEFAULT_MAPPING));
+      t.expect('re-run prepare verdict', allowed[0]?.verdict, verdict?.verdict);
+      t.check('refusal code', code, verdict?.verdict === 'refuse' ? verdict.code : null, verdict?.verdict === 'refuse' && allowed.some((a) => a.verdict === 'refuse' && a.codes[0] === code && a.codes.includes(verdict.code)));
       t.expect('run status', 'failed', out.status);
       t.expect('physical writes', 1, t.world.counts().physicalWrites);
       await snapshotAfter(t, client);
     },
   });
+}
+
+// The model's §4/§11 verdict for a committed, retained row re-prepared with `rerun` (same mapping unless `sameMapping` is false).
+function expectPrepareFor(original: ToolCall, rerun: ToolCall, sameMapping: boolean): AllowedVerdict[] {
+  const args = sameCall({ args: original.args, secretArgKeys: original.secretArgKeys }, { args: rerun.args, secretArgKeys: rerun.secretArgKeys });
+  return expectPrepare({ scope: 'run', state: 'committed', resolution: null, legacyDigest: false, sameArgs: args, sameMapping, retained: true });
+}
+
+function rerunVerdict(original: ToolCall, rerun: ToolCall, sameMapping: boolean): string | undefined {
+  return expectPrepareFor(original, rerun, sameMapping)[0]?.verdict;
 }
 
 function expectedProjections(t: TrialContext, node: NodeScript, runId: string) {

@@ -3,6 +3,7 @@ import { defineScenario, type Scenario } from './define.js';
 import { crashDuringRun, defaultCall, nodeRows, runEffectKey, singleNodeRun, snapshotAfter, snapshotBefore } from './support.js';
 import { resumeRun } from '../harness/engine/run-engine.js';
 import type { ToolCall } from '../harness/engine/model.js';
+import { expectGate, expectPrepare } from '../harness/model/gate-table.js';
 
 const first = defaultCall({ slot: 0, target: 'payments' });
 const second = defaultCall({ slot: 1, toolId: 'write_file', target: 'ledger-file', args: { path: '/var/ledger', append: true, line: 'debit 42' }, secretArgKeys: [] });
@@ -22,8 +23,10 @@ export const cp06: Scenario[] = [
       const client = await t.driver();
       await snapshotBefore(t, client);
       const out = await resumeRun(t, client, run);
-      t.expect('gate decision', 'pass', out.gates[0]?.decision);
-      t.expect('re-run verdicts by slot', ['replay', 'proceed'], out.verdicts.map((v) => v.verdict.verdict));
+      // The model: slot 0 committed with its result, slot 1 never prepared.
+      t.expect('gate decision', expectGate([{ tier: first.tier, state: 'committed', retained: true }], t.capabilities.tierMode).decision, out.gates[0]?.decision);
+      const committed = { scope: 'run' as const, state: 'committed' as const, resolution: null, legacyDigest: false, sameArgs: 'same' as const, sameMapping: true, retained: true };
+      t.expect('re-run verdicts by slot', [expectPrepare(committed)[0]?.verdict, expectPrepare(null)[0]?.verdict], out.verdicts.map((v) => v.verdict.verdict));
       t.expect('writes of slot 0', 1, t.world.writesFor(runEffectKey(run, 'node-a', first)));
       t.expect('writes of slot 1', 1, t.world.writesFor(runEffectKey(run, 'node-a', second)));
       t.expect('duplicate writes', 0, t.world.counts().duplicateWrites);
@@ -51,7 +54,8 @@ function unresolvedWithCommitted(id: string, order: ToolCall[], unresolvedSlot: 
       const before = await snapshotBefore(t, client);
       const unresolved = nodeRows(before, run.runId, 'node-a').find((r) => r.slot === unresolvedSlot);
       const out = await resumeRun(t, client, run);
-      t.expect('gate decision', 'refuse', out.gates[0]?.decision);
+      const rows = order.map((c) => ({ tier: c.tier, state: c.slot === unresolvedSlot ? ('unresolved' as const) : ('committed' as const), retained: c.slot !== unresolvedSlot }));
+      t.expect('gate decision', expectGate(rows, t.capabilities.tierMode).decision, out.gates[0]?.decision);
       t.expect('refusal lists the unresolved effect', true, unresolved !== undefined && (out.gates[0]?.refusal?.effectIds ?? []).includes(unresolved.effectId));
       t.expect('prepares after restart', 0, out.verdicts.length);
       for (const call of order) t.expect(`writes of slot ${call.slot}`, 1, t.world.writesFor(runEffectKey(run, 'node-a', call)));

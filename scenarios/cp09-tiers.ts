@@ -4,6 +4,7 @@ import { crashDuringRun, defaultCall, singleNodeRun, snapshotAfter, snapshotBefo
 import { resumeRun } from '../harness/engine/run-engine.js';
 import type { BoundaryName } from '../harness/engine/crash-plan.js';
 import type { Tier } from '../harness/protocol/schemas.js';
+import { expectGate } from '../harness/model/gate-table.js';
 
 export const cp09: Scenario[] = [
   reconciling('cp09.tier1.after-prepare.reconciling', 1, 'after-prepare', 'retry_with_key', { writes: 1, attempts: 1 }),
@@ -35,9 +36,11 @@ function reconciling(id: string, tier: 1 | 2, boundary: BoundaryName, action: st
       const client = await t.driver();
       await snapshotBefore(t, client);
       const out = await resumeRun(t, client, run);
-      t.expect('first gate decision', 'reconcile', out.gates[0]?.decision);
-      t.expect('gate action', action, out.gates[0]?.effects[0]?.action);
-      t.expect('gate after reconciliation', 'pass', out.gates[1]?.decision);
+      // The model: one unresolved row before reconciliation, the same row committed with its result after it.
+      const before = expectGate([{ tier, state: 'unresolved', retained: false }], t.capabilities.tierMode);
+      t.expect('first gate decision', before.decision, out.gates[0]?.decision);
+      t.check('gate action', action, out.gates[0]?.effects[0]?.action, before.actions[0] === action && out.gates[0]?.effects[0]?.action === action);
+      t.expect('gate after reconciliation', expectGate([{ tier, state: 'committed', retained: true }], t.capabilities.tierMode).decision, out.gates[1]?.decision);
       t.expect('re-run prepare verdict', 'replay', out.verdicts[0]?.verdict.verdict);
       t.expect('run status', 'completed', out.status);
       const counts = t.world.counts();
@@ -64,9 +67,10 @@ function conservative(id: string, tier: Tier, need: 'tierMode:conservative' | 't
       const client = await t.driver();
       await snapshotBefore(t, client);
       const out = await resumeRun(t, client, run);
-      t.expect('gate decision', 'refuse', out.gates[0]?.decision);
-      t.expect('refusal code', 'effect_needs_attention', out.gates[0]?.refusal?.code);
-      t.expect('refusal names the tier', tier, out.gates[0]?.refusal?.tier);
+      const expected = expectGate([{ tier, state: 'unresolved', retained: false }], t.capabilities.tierMode);
+      t.expect('gate decision', expected.decision, out.gates[0]?.decision);
+      t.expect('refusal code', expected.refusal?.code, out.gates[0]?.refusal?.code);
+      t.expect('refusal names the tier', expected.refusal?.tiers[0], out.gates[0]?.refusal?.tier);
       t.expect('physical writes', 1, t.world.counts().physicalWrites);
       t.expect('dispatch attempts', 1, t.world.counts().dispatchAttempts);
       await snapshotAfter(t, client);

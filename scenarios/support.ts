@@ -3,7 +3,7 @@ import type { EffectRow, OpParams } from '../harness/protocol/schemas.js';
 import type { TrialContext } from '../harness/engine/trial-context.js';
 import type { JournalClient } from '../harness/engine/journal-client.js';
 import type { CrashPlan } from '../harness/engine/crash-plan.js';
-import { defaultCall, logicalKey, type NodeScript, type RunScript, type ToolCall } from '../harness/engine/model.js';
+import { defaultCall, logicalKey, scopeKey, type NodeScript, type RunScript, type ToolCall } from '../harness/engine/model.js';
 import { DEFAULT_MAPPING, deriveProjections, nodeOutput } from '../harness/engine/projections.js';
 import { startRun } from '../harness/engine/run-engine.js';
 import { journalFiles, makeCanary, scanForCanaries } from '../harness/world/byte-scan.js';
@@ -47,7 +47,7 @@ export function isUnresolved(row: EffectRow | undefined): boolean {
 
 /** The logical key the target ledgers use for a run call. */
 export function runEffectKey(run: RunScript, nodeId: string, call: ToolCall): string {
-  return logicalKey(`${run.runId}/${nodeId}`, call);
+  return logicalKey(scopeKey(run.runId, nodeId), call);
 }
 
 /** The node output the original execution would have produced, from what the target actually answered. */

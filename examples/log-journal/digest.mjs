@@ -89,16 +89,31 @@ function maskQuery(text) {
   });
 }
 
-// --token value and --token=value: the credential part is masked (the -p port exception stays a port).
+// --token value and --token=value: the credential part is masked. -p is a port only when what follows looks like
+// one (8080, 5432:5432, 127.0.0.1:80:80, 53/udp); `mysql -p hunter2` gives a password.
 function maskFlags(items) {
   const out = [...items];
   for (let i = 0; i < out.length; i++) {
+    const p = typeof out[i] === 'string' ? /^-p(?:=([\s\S]*))?$/.exec(out[i]) : null;
+    if (p) {
+      if (p[1] !== undefined) {
+        if (!portShaped(p[1])) out[i] = `-p=${REDACTED}`;
+      } else if (i + 1 < out.length) {
+        if (typeof out[i + 1] !== 'number' && !(typeof out[i + 1] === 'string' && portShaped(out[i + 1]))) out[i + 1] = REDACTED;
+        i++;
+      }
+      continue;
+    }
     const m = typeof out[i] === 'string' ? /^--([A-Za-z][A-Za-z0-9_-]*)(=[\s\S]*)?$/.exec(out[i]) : null;
     if (!m || !CREDENTIAL_FLAGS.has(normal(m[1]))) continue;
     if (m[2] !== undefined) out[i] = `--${m[1]}=${REDACTED}`;
     else if (i + 1 < out.length) out[++i] = REDACTED;
   }
   return out;
+}
+
+function portShaped(text) {
+  return /^(\d{1,3}(\.\d{1,3}){3}:)?\d{1,5}(:\d{1,5})?(\/(tcp|udp))?$/.test(text);
 }
 
 function normal(key) {

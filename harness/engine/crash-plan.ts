@@ -14,7 +14,15 @@ export type BoundaryName =
   | 'after-session-read'
   | 'after-session-notice'
   | 'after-session-sweep'
-  | 'after-turn-settle';
+  | 'after-turn-settle'
+  // Passed by generated trials' kill schedules (recovery and turn steps); no fixed scenario plans them.
+  | 'after-gate'
+  | 'after-reconcile'
+  | 'after-reconcile-dispatch'
+  | 'after-reconcile-settle'
+  | 'after-run-terminal'
+  | 'after-turn-prepare'
+  | 'after-turn-dispatch';
 
 /** A crash plan in the words a report and a reproduce line use. */
 export function describePlan(plan: CrashPlan): string {

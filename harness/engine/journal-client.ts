@@ -44,18 +44,33 @@ export class JournalClient {
 
   /** Performs an operation and returns the result or the journal's error code. */
   async try<O extends OperationName>(op: O, params: OpParams<O>): Promise<TryResult<O>> {
-    let outcome = await this.handle.call(op, params);
-    while (outcome.kind === 'crashpoint') {
-      // A planned point announced inside the wrong operation is resumed, never killed at: the journal broke the plan.
-      if (!this.trial.pointInWrongOperation(outcome.point, op, this) && this.trial.shouldKillAtPoint(outcome.point, this)) {
-        await this.trial.kill(this, `point:${outcome.point}`);
-        throw new CrashInjected(`point:${outcome.point}`);
+    await this.trial.beforeOp?.(this, op);
+    const sent = this.trial.tick();
+    let outcome;
+    try {
+      outcome = await this.handle.call(op, params);
+      while (outcome.kind === 'crashpoint') {
+        this.trial.pointsSeen += 1;
+        // A planned point announced inside the wrong operation is resumed, never killed at: the journal broke the plan.
+        if (!this.trial.pointInWrongOperation(outcome.point, op, this) && this.trial.shouldKillAtPoint(outcome.point, this)) {
+          this.trial.noteOp(this, op, params, sent, { kind: 'killed', at: `point:${outcome.point}` });
+          await this.trial.kill(this, `point:${outcome.point}`);
+          throw new CrashInjected(`point:${outcome.point}`);
+        }
+        outcome = await outcome.resume();
       }
-      outcome = await outcome.resume();
+    } catch (error) {
+      // A driver started under strace to die at a syscall dies inside whatever operation was running: that is the crash.
+      const at = error instanceof CrashInjected ? null : await this.trial.syscallKill(this, error);
+      if (at === null) throw error;
+      this.trial.noteOp(this, op, params, sent, { kind: 'killed', at });
+      throw new CrashInjected(at);
     }
-    return outcome.kind === 'result'
+    const answer: TryResult<O> = outcome.kind === 'result'
       ? { ok: true, result: outcome.result }
       : { ok: false, code: outcome.code, message: outcome.message };
+    this.trial.noteOp(this, op, params, sent, answer.ok ? { kind: 'result', result: answer.result } : { kind: 'error', code: answer.code, message: answer.message });
+    return answer;
   }
 
   /** Starts an operation and stops at the named crash point, leaving the driver blocked there. */
@@ -69,5 +84,7 @@ export class JournalClient {
   async close(): Promise<void> {
     await this.try('close', {});
     await this.handle.close();
+    this.trial.released(this);
+    this.trial.note({ kind: 'close', driver: this.label });
   }
 }

@@ -2,6 +2,7 @@
 import { canonicalJson } from '../canonical-json.js';
 import type { Tier } from '../protocol/schemas.js';
 import type { OutputMappingConfig } from './projections.js';
+import type { ResponseShape } from '../world/targets.js';
 
 export interface ToolCall {
   readonly slot: number;
@@ -10,6 +11,8 @@ export interface ToolCall {
   readonly tier: Tier;
   readonly args: Record<string, unknown>;
   readonly secretArgKeys: readonly string[];
+  /** How the target answers (generated trials); absent: the fixed matrix's default response. */
+  readonly response?: ResponseShape;
 }
 
 export interface NodeScript {
@@ -47,8 +50,13 @@ export function defaultCall(overrides: Partial<ToolCall> & { canary?: string } =
 }
 
 /** The logical effect address used by the target ledgers to count duplicates. */
-export function logicalKey(scope: string, call: ToolCall): string {
+export function logicalKey(scope: string, call: Pick<ToolCall, 'slot' | 'toolId'>): string {
   return `${scope}/${call.slot}/${call.toolId}`;
+}
+
+/** A scope's part of a logical key; ids holding `/` or `%` are escaped so two scopes never share a key (plain ids stay as they are). */
+export function scopeKey(...parts: ReadonlyArray<string | number>): string {
+  return parts.map((p) => encodeURIComponent(String(p))).join('/');
 }
 
 /** The bytes the engine sends to the target: public args only, the secret would be a header in real life. */

@@ -12,7 +12,7 @@ export const DEFAULT_MAPPING: OutputMappingConfig = { field: 'tail', bound: 48 }
 /** Derives the four recorded projections from the full response, as the original dispatch did. */
 export function deriveProjections(toolId: string, response: string, mapping: OutputMappingConfig): RecordedResult {
   const truncated = response.length > mapping.bound;
-  const modelValue = truncated ? `${response.slice(0, mapping.bound)}…` : response;
+  const modelValue = truncated ? `${previewOf(response, mapping.bound)}…` : response;
   return {
     modelValue,
     truncated,
@@ -20,6 +20,13 @@ export function deriveProjections(toolId: string, response: string, mapping: Out
     // Mapping reads the full response: re-deriving it from the preview would yield a different value.
     outputMappingResult: mapField(response, mapping.field),
   };
+}
+
+// The first `bound` UTF-16 units, one fewer when the cut would split a surrogate pair: a lone surrogate is not I-JSON,
+// and a journal canonicalizing the result (RFC 8785) must refuse it.
+function previewOf(response: string, bound: number): string {
+  const code = response.charCodeAt(bound - 1);
+  return bound > 0 && code >= 0xd800 && code <= 0xdbff ? response.slice(0, bound - 1) : response.slice(0, bound);
 }
 
 /** The node's output: a deterministic fold of its tool results, in slot order. */

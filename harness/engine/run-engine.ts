@@ -2,7 +2,7 @@
 import type { GateDecision, PrepareVerdict, RecordedResult } from '../protocol/schemas.js';
 import type { JournalClient } from './journal-client.js';
 import { gateFor } from './harness-gate.js';
-import { logicalKey, payloadOf, type NodeScript, type RunScript, type ToolCall } from './model.js';
+import { logicalKey, payloadOf, scopeKey, type NodeScript, type RunScript, type ToolCall } from './model.js';
 import { DEFAULT_MAPPING, deriveProjections, nodeOutput } from './projections.js';
 import type { TrialContext } from './trial-context.js';
 
@@ -18,12 +18,27 @@ export interface RunOutcome {
   swept: number;
 }
 
-/** Runs a fresh run from its first node; a planned crash unwinds out of it. */
-export async function startRun(t: TrialContext, client: JournalClient, run: RunScript): Promise<RunOutcome> {
+/**
+ * Runs a fresh run from its first node; a planned crash unwinds out of it. With `pauseAfter`, the run stops (live, not
+ * terminal) after that many nodes, as a run waiting on something would; `continueRun` takes it up again.
+ */
+export async function startRun(t: TrialContext, client: JournalClient, run: RunScript, options: { pauseAfter?: number } = {}): Promise<RunOutcome> {
   const outcome = emptyOutcome();
-  for (const node of run.nodes) {
+  for (const [i, node] of run.nodes.entries()) {
+    if (options.pauseAfter !== undefined && i >= options.pauseAfter) return outcome;
     const ok = await executeNode(t, client, run, node, node.originalAttempt ?? 1, false, outcome);
-    if (!ok) return terminal(client, run, outcome);
+    if (!ok) return terminal(t, client, run, outcome);
+  }
+  return finishRun(t, client, run, outcome);
+}
+
+/** Continues a live, paused run with the nodes its log shows not completed (no gate: nothing crashed), to its terminal. */
+export async function continueRun(t: TrialContext, client: JournalClient, run: RunScript): Promise<RunOutcome> {
+  const outcome = emptyOutcome();
+  const completed = new Set(t.log.ofType('node:completed').filter((e) => e.runId === run.runId).map((e) => e.nodeId));
+  for (const node of run.nodes.filter((n) => !completed.has(n.nodeId))) {
+    const ok = await executeNode(t, client, run, node, node.originalAttempt ?? 1, false, outcome);
+    if (!ok) return terminal(t, client, run, outcome);
   }
   return finishRun(t, client, run, outcome);
 }
@@ -40,12 +55,12 @@ export async function resumeRun(t: TrialContext, client: JournalClient, run: Run
       outcome.status = 'failed';
       outcome.errorCode = 'effect_needs_attention';
       t.log.append({ type: 'run:failed', runId: run.runId, code: 'effect_needs_attention' });
-      return terminal(client, run, outcome);
+      return terminal(t, client, run, outcome);
     }
   }
   for (const node of rerunnable) {
     const ok = await executeNode(t, client, run, node, 1, true, outcome);
-    if (!ok) return terminal(client, run, outcome);
+    if (!ok) return terminal(t, client, run, outcome);
   }
   return finishRun(t, client, run, outcome);
 }
@@ -54,6 +69,7 @@ async function gateNode(t: TrialContext, client: JournalClient, run: RunScript, 
   const scope = { kind: 'run' as const, runId: run.runId, nodeId: node.nodeId };
   let decision = await gateFor(t, client, scope);
   outcome.gates.push(decision);
+  await t.boundary('after-gate', client);
   if (decision.decision === 'reconcile') {
     for (const effect of decision.effects) {
       const call = node.calls.find((c) => c.slot === effect.slot && c.toolId === effect.toolId);
@@ -63,6 +79,7 @@ async function gateNode(t: TrialContext, client: JournalClient, run: RunScript, 
     }
     decision = await gateFor(t, client, scope);
     outcome.gates.push(decision);
+    await t.boundary('after-gate', client);
   }
   if (decision.decision === 'refuse') t.tally.refusals += 1;
   return decision.decision === 'pass' ? 'pass' : 'refuse';
@@ -79,24 +96,35 @@ async function reconcileEffect(
   key: string | null,
 ): Promise<void> {
   const mapping = node.mapping ?? DEFAULT_MAPPING;
-  const lk = logicalKey(`${run.runId}/${node.nodeId}`, call);
+  const lk = logicalKey(scopeKey(run.runId, node.nodeId), call);
   if (action === 'retry_with_key') {
     // A tier-1 retry is safe only under the key stored at prepare (§2, §4); without it nothing may be retried.
     t.check(`gate hands back the stored idempotency key for the tier-1 retry of ${effectId}`, 'a key', key, key !== null);
     if (key === null) return;
-    const sent = t.world.dispatch(call.target, 1, { logicalKey: lk, idempotencyKey: key, payload: payloadOf(call) });
+    const sent = t.world.dispatch(call.target, 1, { logicalKey: lk, idempotencyKey: key, payload: payloadOf(call), ...responseOf(call) });
+    await t.boundary('after-reconcile-dispatch', client);
     await client.op('reconcile', { effectId, evidence: { kind: 'retried_with_key', result: deriveProjections(call.toolId, sent.response, mapping) } });
+    await t.boundary('after-reconcile', client);
     return;
   }
   const receipt = t.world.receiptFor(call.target, lk);
   if (receipt.found) {
     await client.op('reconcile', { effectId, evidence: { kind: 'receipt_found', result: deriveProjections(call.toolId, receipt.response, mapping) } });
+    await t.boundary('after-reconcile', client);
     return;
   }
   const answer = await client.op('reconcile', { effectId, evidence: { kind: 'receipt_absent' } });
+  await t.boundary('after-reconcile', client);
   if (!answer.execute) return;
-  const sent = t.world.dispatch(call.target, 2, { logicalKey: lk, idempotencyKey: answer.execute.idempotencyKey, payload: payloadOf(call) });
+  const sent = t.world.dispatch(call.target, 2, { logicalKey: lk, idempotencyKey: answer.execute.idempotencyKey, payload: payloadOf(call), ...responseOf(call) });
+  await t.boundary('after-reconcile-dispatch', client);
   await client.op('settle', { effectId, state: 'committed', result: deriveProjections(call.toolId, sent.response, mapping) });
+  await t.boundary('after-reconcile-settle', client);
+}
+
+// The generated response shape travels with the call; the fixed matrix's calls have none.
+function responseOf(call: ToolCall): { response?: NonNullable<ToolCall['response']> } {
+  return call.response ? { response: call.response } : {};
 }
 
 // One node through §7: prepare → dispatch → settle → tool-result → node:completed. Returns false when the run failed.
@@ -134,10 +162,10 @@ async function executeNode(
       t.tally.replays += 1;
       projections = verdict.result;
     } else {
-      const lk = logicalKey(`${run.runId}/${node.nodeId}`, call);
+      const lk = logicalKey(scopeKey(run.runId, node.nodeId), call);
       const key = verdict.idempotencyKey ?? null;
       if (call.tier === 1) t.check(`tier-1 prepare of slot ${call.slot} hands out an idempotency key`, 'a key', key, key !== null);
-      const sent = t.world.dispatch(call.target, call.tier, { logicalKey: lk, idempotencyKey: key, payload: payloadOf(call) });
+      const sent = t.world.dispatch(call.target, call.tier, { logicalKey: lk, idempotencyKey: key, payload: payloadOf(call), ...responseOf(call) });
       await t.boundary('after-dispatch', client);
       if (node.timeoutSlots?.includes(call.slot)) {
         await client.op('settle', { effectId: verdict.effectId, state: 'ambiguous', reason: 'target did not answer' });
@@ -168,12 +196,13 @@ async function executeNode(
 async function finishRun(t: TrialContext, client: JournalClient, run: RunScript, outcome: RunOutcome): Promise<RunOutcome> {
   outcome.status = 'completed';
   t.log.append({ type: 'run:completed', runId: run.runId });
-  return terminal(client, run, outcome);
+  return terminal(t, client, run, outcome);
 }
 
 // Any terminal (completed or failed) ends resumability, so the run's committed rows go; unresolved rows stay.
-async function terminal(client: JournalClient, run: RunScript, outcome: RunOutcome): Promise<RunOutcome> {
+async function terminal(t: TrialContext, client: JournalClient, run: RunScript, outcome: RunOutcome): Promise<RunOutcome> {
   outcome.swept = (await client.op('runTerminal', { runId: run.runId })).deleted;
+  await t.boundary('after-run-terminal', client);
   return outcome;
 }
 

@@ -1,7 +1,7 @@
 // The engine's session path: turns with journaled calls, the atomic transcript write, and resume = read → notice → sweep.
 import type { CapturedRow, Disclosure, EffectRow, EffectState, SessionReadResult, SessionSweepResult, TranscriptTurn } from '../protocol/schemas.js';
 import type { JournalClient } from './journal-client.js';
-import { logicalKey, payloadOf, type ToolCall } from './model.js';
+import { logicalKey, payloadOf, scopeKey, type ToolCall } from './model.js';
 import { DEFAULT_MAPPING, deriveProjections } from './projections.js';
 import type { TrialContext } from './trial-context.js';
 
@@ -17,11 +17,24 @@ export interface TurnScript {
   readonly unsettledSlots?: readonly number[];
   /** Override the transcript's recorded call id/name for a slot (attribution anomalies, legacy placeholders). */
   readonly transcriptCalls?: ReadonlyArray<{ callId: string; toolName: string }>;
+  /** Calls dispatched now but settled only when the turn finishes (a turn still running elsewhere: post-read commits). */
+  readonly deferredSlots?: readonly number[];
+  /** The engine call id of each slot (generated trials: legacy placeholders); default a fresh seeded id. */
+  readonly callIds?: Readonly<Record<number, string>>;
+}
+
+/** A turn whose deferred calls and transcript write are still to come. */
+export interface OpenTurn {
+  readonly verdicts: Array<{ slot: number; callId: string; verdict: string }>;
+  /** Settles the deferred calls, then writes the transcript (atomic, at the end of the turn). */
+  finish(client: JournalClient): Promise<void>;
 }
 
 export interface ResumeOptions {
   /** The notice cannot be delivered (a failed stderr write): evidence must be kept. */
   readonly noticeFails?: boolean;
+  /** Leave the sweep for later (a slow chat process): the outcome's `sweepLater` performs it. */
+  readonly deferSweep?: boolean;
 }
 
 /** One disclosed effect as the notice names it: its address and state (by row id or named directly), and the reason given. */
@@ -37,14 +50,24 @@ export interface ResumeOutcome {
   sweep: SessionSweepResult | null;
   sweepError: string | null;
   disclosed: Disclosed[];
+  /** With deferSweep: sweeps exactly what this resume's read captured, whenever the engine gets to it. */
+  sweepLater?: (client: JournalClient) => Promise<void>;
 }
 
 /** Runs one session turn: prepare/dispatch/settle per call, then the transcript write (atomic, at the end). */
 export async function runTurn(t: TrialContext, client: JournalClient, sessionId: string, script: TurnScript): Promise<Array<{ slot: number; callId: string; verdict: string }>> {
+  const open = await startTurn(t, client, sessionId, script);
+  await open.finish(client);
+  return open.verdicts;
+}
+
+/** Runs a turn up to its deferred settles; `finish` completes it. */
+export async function startTurn(t: TrialContext, client: JournalClient, sessionId: string, script: TurnScript): Promise<OpenTurn> {
   const recorded: Array<{ callId: string; toolName: string }> = [];
   const out: Array<{ slot: number; callId: string; verdict: string }> = [];
+  const deferred: Array<{ effectId: string; call: ToolCall; callId: string; response: string }> = [];
   for (const call of script.calls) {
-    const callId = `eng-${sessionId}-${script.turn}-${call.slot}-${t.rng.int(1_000_000)}`;
+    const callId = script.callIds?.[call.slot] ?? `eng-${sessionId}-${script.turn}-${call.slot}-${t.rng.int(1_000_000)}`;
     const verdict = await client.op('prepare', {
       correlation: { kind: 'session', sessionId, turn: script.turn },
       slot: call.slot,
@@ -59,14 +82,21 @@ export async function runTurn(t: TrialContext, client: JournalClient, sessionId:
       if (verdict.verdict === 'refuse') t.tally.refusals += 1;
       continue;
     }
+    await t.boundary('after-turn-prepare', client);
     if (script.unsettledSlots?.includes(call.slot)) continue;
     const sent = t.world.dispatch(call.target, call.tier, {
-      logicalKey: logicalKey(`${sessionId}/${script.turn}`, call),
+      logicalKey: logicalKey(scopeKey(sessionId, script.turn), call),
       idempotencyKey: verdict.idempotencyKey ?? null,
       payload: payloadOf(call),
+      ...(call.response ? { response: call.response } : {}),
     });
+    await t.boundary('after-turn-dispatch', client);
     if (script.timeoutSlots?.includes(call.slot)) {
       await client.op('settle', { effectId: verdict.effectId, state: 'ambiguous', reason: 'target did not answer' });
+      continue;
+    }
+    if (script.deferredSlots?.includes(call.slot)) {
+      deferred.push({ effectId: verdict.effectId, call, callId, response: sent.response });
       continue;
     }
     // A session never retains results; the engine offers one anyway so a journal that keeps it is caught.
@@ -74,15 +104,22 @@ export async function runTurn(t: TrialContext, client: JournalClient, sessionId:
     recorded.push({ callId, toolName: call.toolId });
     await t.boundary('after-turn-settle', client);
   }
-  t.log.append({
-    type: 'session:turn',
-    sessionId,
-    turn: script.turn,
-    status: script.status ?? 'completed',
-    compacted: script.compacted ?? false,
-    calls: script.transcriptCalls ? [...script.transcriptCalls] : recorded,
-  });
-  return out;
+  const finish = async (late: JournalClient): Promise<void> => {
+    for (const d of deferred) {
+      await late.op('settle', { effectId: d.effectId, state: 'committed', result: deriveProjections(d.call.toolId, d.response, DEFAULT_MAPPING) });
+      recorded.push({ callId: d.callId, toolName: d.call.toolId });
+      await t.boundary('after-turn-settle', late);
+    }
+    t.log.append({
+      type: 'session:turn',
+      sessionId,
+      turn: script.turn,
+      status: script.status ?? 'completed',
+      compacted: script.compacted ?? false,
+      calls: script.transcriptCalls ? [...script.transcriptCalls] : recorded,
+    });
+  };
+  return { verdicts: out, finish };
 }
 
 /** The transcript as the engine's durable log holds it: every historical exchange. */
@@ -108,13 +145,18 @@ export async function resumeSession(t: TrialContext, client: JournalClient, sess
   if (options.noticeFails) return outcome;
   const resume = t.log.ofType('session:notice').filter((n) => n.sessionId === sessionId).length + 1;
   t.log.append({ type: 'session:notice', sessionId, resume, disclosures: outcome.disclosed });
+  t.note({ kind: 'notice', sessionId, effectIds: read.result.disclosures.map((d, i) => d.effectId ?? outcome.disclosed[i]!.address) });
   t.tally.disclosures += outcome.disclosed.length;
   t.record.disclosure(client.label, outcome.disclosed.length);
   await t.boundary('after-session-notice', client);
-  const sweep = await client.try('sessionSweep', { sessionId, captured: read.result.captured });
-  if (sweep.ok) outcome.sweep = sweep.result;
-  else outcome.sweepError = sweep.code;
-  await t.boundary('after-session-sweep', client);
+  const sweepNow = async (sweeper: JournalClient): Promise<void> => {
+    const sweep = await sweeper.try('sessionSweep', { sessionId, captured: read.result.captured });
+    if (sweep.ok) outcome.sweep = sweep.result;
+    else outcome.sweepError = sweep.code;
+    await t.boundary('after-session-sweep', sweeper);
+  };
+  if (options.deferSweep) outcome.sweepLater = sweepNow;
+  else await sweepNow(client);
   return outcome;
 }
 

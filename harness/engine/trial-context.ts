@@ -15,6 +15,15 @@ import { CrashInjected, describePlan, operationOfPoint, type CrashPlan } from '.
 import { EchoWatch, type EchoFinding } from '../secrets/echo-watch.js';
 import { implSecretsEnv } from '../secrets/impl-secrets.js';
 import { canaryLabel, registerSecret } from '../secrets/mask.js';
+import type { HistoryEvent, OpAnswer } from '../model/history.js';
+import type { OperationName } from '../protocol/schemas.js';
+import { EjcError } from '../errors.js';
+import { traceeKilled } from './syscall-sweep.js';
+
+/** Decides at each kill opportunity (a boundary or an announced point) whether to kill there: generated crash schedules. */
+export interface KillSchedule {
+  opportunity(where: string, client: JournalClient): boolean;
+}
 
 export interface TrialSetup {
   readonly id: string;
@@ -62,6 +71,15 @@ export class TrialContext {
   #boundaryHits = 0;
   #driverCount = 0;
   readonly #ahead = new Map<number, { readonly key: string; readonly handle: Promise<DriverHandle> }>();
+  #schedule: KillSchedule | null = null;
+  #clock = 0;
+  readonly #syscallArmed = new Map<JournalClient, { log: string; label: string }>();
+  /** Called before every operation a driver is sent (generated trials attach a syscall killer right before one). */
+  beforeOp: ((client: JournalClient, op: OperationName) => Promise<void>) | null = null;
+  /** Announced crash points the drivers stopped at (armed ones; a journal that announces points but never stops is caught by it). */
+  pointsSeen = 0;
+  /** When enabled, every operation, kill, restart and world event in order: what generated trials check against the model. */
+  history: HistoryEvent[] | null = null;
 
   constructor(setup: TrialSetup) {
     this.id = setup.id;
@@ -98,20 +116,22 @@ export class TrialContext {
   }
 
   /** Starts a fresh driver on the trial directory and opens the journal there; after a kill it counts as a restart. */
-  async driver(label = 'primary', options: { journalDir?: string; launch?: Launch } = {}): Promise<JournalClient> {
+  async driver(label = 'primary', options: { journalDir?: string; launch?: Launch; env?: Record<string, string> } = {}): Promise<JournalClient> {
     this.#driverCount += 1;
     const journalDir = options.journalDir ?? join(this.dir, 'journal');
     const name = `${label}#${this.#driverCount}`;
     // One restart per kill: the first driver started on the directory a killed driver left behind.
-    if (this.#awaitingRestart.delete(journalDir)) {
+    const restart = this.#awaitingRestart.delete(journalDir);
+    if (restart) {
       this.tally.restarts += 1;
       this.world.nextGeneration();
       this.record.restart(name, journalDir);
     }
     this.#journalDirs.add(journalDir);
-    const handle = await this.#startOrTakeAhead(label, this.#driverCount, options.launch ?? this.#launch);
+    const handle = await this.#startOrTakeAhead(label, this.#driverCount, options.launch ?? this.#launch, options.env);
     this.#drivers.add(handle);
     const client = new JournalClient(handle, this, journalDir);
+    this.note({ kind: 'driver', driver: handle.label, journal: journalDir, restart, clock: options.env?.['FAKETIME'] ?? null });
     // Every announced point is armed, so a plan made mid-phase can still stop there.
     mkdirSync(journalDir, { recursive: true });
     await client.op('open', { dir: journalDir, armedCrashPoints: handle.hello.capabilities.crashPoints });
@@ -129,26 +149,28 @@ export class TrialContext {
     const launch = options.launch ?? this.#launch;
     const handle = this.#spawn(label, number, launch);
     handle.catch(() => undefined);
-    this.#ahead.set(number, { key: aheadKey(label, number, launch), handle });
+    this.#ahead.set(number, { key: aheadKey(label, number, launch, undefined), handle });
   }
 
-  async #startOrTakeAhead(label: string, number: number, launch: Launch): Promise<DriverHandle> {
+  async #startOrTakeAhead(label: string, number: number, launch: Launch, env: Record<string, string> | undefined): Promise<DriverHandle> {
     // Started for this call or an earlier one: taken when it is the driver asked for, else discarded; later ones wait.
     let taken: Promise<DriverHandle> | null = null;
     for (const [n, ahead] of this.#ahead) {
       if (n > number) continue;
       this.#ahead.delete(n);
-      if (n === number && ahead.key === aheadKey(label, number, launch)) taken = ahead.handle;
+      if (n === number && ahead.key === aheadKey(label, number, launch, env)) taken = ahead.handle;
       else await discard(ahead.handle);
     }
-    return taken ?? this.#spawn(label, number, launch);
+    return taken ?? this.#spawn(label, number, launch, env);
   }
 
-  #startOptions(name: string, number: number): Parameters<typeof startDriver>[1] {
+  #startOptions(name: string, number: number, extraEnv: Record<string, string> | undefined): Parameters<typeof startDriver>[1] {
+    // Generated trials add their own variables (a moved clock, a tracer) to the declared-secret ones.
+    const env = this.#driverEnv === undefined && extraEnv === undefined ? undefined : { ...this.#driverEnv, ...extraEnv };
     return {
       label: name,
       onOutput: this.#echo.tap(name),
-      ...(this.#driverEnv === undefined ? {} : { env: this.#driverEnv }),
+      ...(env === undefined ? {} : { env }),
       // The invoking directory, so `--cmd "python3 journal.py"` means what it says; the journal gets its directory in `open`.
       cwd: process.cwd(),
       timeoutMs: this.#timeoutMs,
@@ -158,10 +180,10 @@ export class TrialContext {
   }
 
   // Every driver, started now or ahead, enters the trial's record from its spawn to its exit.
-  #spawn(label: string, number: number, launch: Launch): Promise<DriverHandle> {
+  #spawn(label: string, number: number, launch: Launch, env?: Record<string, string>): Promise<DriverHandle> {
     const name = `${label}#${number}`;
     const started = this.record.start(name);
-    const handle = startDriver(launch, this.#startOptions(name, number));
+    const handle = startDriver(launch, this.#startOptions(name, number, env));
     handle.then(
       (h) => {
         started.setPid(h.pid);
@@ -201,6 +223,10 @@ export class TrialContext {
   /** Called by the engine at each protocol boundary; kills the driver there when the plan says so. */
   async boundary(name: string, client: JournalClient): Promise<void> {
     const plan = this.#plan;
+    if (!plan && this.#schedule?.opportunity(`boundary:${name}`, client)) {
+      await this.kill(client, `boundary:${name}`);
+      throw new CrashInjected(`boundary:${name}`);
+    }
     if (!plan || plan.kind !== 'boundary' || plan.boundary !== name) return;
     if (plan.driver !== undefined && !client.label.startsWith(plan.driver)) return;
     this.#boundaryHits += 1;
@@ -212,7 +238,8 @@ export class TrialContext {
   /** Called when a driver announces a crash point; true when the plan says to kill here. */
   shouldKillAtPoint(point: string, client: JournalClient): boolean {
     const plan = this.#plan;
-    if (!plan || plan.kind !== 'point' || plan.point !== point) return false;
+    if (!plan) return this.#schedule?.opportunity(`point:${point}`, client) ?? false;
+    if (plan.kind !== 'point' || plan.point !== point) return false;
     if (plan.driver !== undefined && !client.label.startsWith(plan.driver)) return false;
     this.#pointHits += 1;
     return this.#pointHits === (plan.occurrence ?? 1);
@@ -241,6 +268,7 @@ export class TrialContext {
 
   /** SIGKILLs a driver's whole process tree and records the kill with the signal observed and the proof of the tree. */
   async kill(client: JournalClient, point: string): Promise<void> {
+    if (this.#schedule !== null && this.#plan === null) this.plannedKills += 1;
     const seq = client.handle.seq;
     const at = this.record.now();
     const exit = await client.handle.kill();
@@ -254,7 +282,9 @@ export class TrialContext {
    */
   recordKill(client: JournalClient, kill: Kill, exit?: ExitInfo, at?: number): void {
     this.#drivers.delete(client.handle);
+    this.#syscallArmed.delete(client);
     this.#awaitingRestart.add(client.journalDir);
+    this.note({ kind: 'kill', driver: client.label, at: kill.point, signal: kill.signal });
     if (exit === undefined) {
       this.kills.push(kill);
       this.record.kill(kill, at);
@@ -265,6 +295,75 @@ export class TrialContext {
     this.kills.push(recorded);
     this.record.kill(recorded, at);
     this.#survivorsMakeInconclusive(`the kill of ${client.label} at ${kill.point}`, tree);
+  }
+
+  /** Installs a generated crash schedule: consulted at every boundary and announced point while no single crash is planned. */
+  setKillSchedule(schedule: KillSchedule | null): void {
+    this.#schedule = schedule;
+  }
+
+  /** Turns history recording on (for generated trials); the world's dispatches and lookups are recorded too. */
+  enableHistory(): void {
+    this.history ??= [];
+    this.world.onEvent = (e) => this.note(e);
+  }
+
+  /** Appends to the history when it is enabled. */
+  note(event: HistoryEvent): void {
+    this.history?.push(event);
+  }
+
+  /** A logical clock for operation intervals: overlapping intervals are concurrent operations. */
+  tick(): number {
+    this.#clock += 1;
+    return this.#clock;
+  }
+
+  /** Records one finished (or killed) operation of a driver. */
+  noteOp(client: JournalClient, op: OperationName, params: unknown, sent: number, answer: OpAnswer): void {
+    if (this.history === null) return;
+    this.note({ kind: 'op', driver: client.label, sent, answered: this.tick(), op, params, answer });
+  }
+
+  /**
+   * When a driver started under strace to die at a syscall has died, records that kill and answers where it happened;
+   * null for any other failure (which then stays what it was).
+   */
+  async syscallKill(client: JournalClient, error: unknown): Promise<string | null> {
+    const armed = this.#syscallArmed.get(client);
+    if (!armed || !(error instanceof EjcError) || error.code !== 'driver_exited') return null;
+    const at = this.record.now();
+    const exit = await client.handle.kill();
+    // A wrapper (a shell, a version shim) may outlive the tracee and exit 137: strace's log is the evidence.
+    const signal = exit.signal === 'SIGKILL' || traceeKilled(armed.log) ? 'SIGKILL' : exit.signal;
+    if (signal !== 'SIGKILL') return null;
+    const point = `syscall:${armed.label}`;
+    this.plannedKills += 1;
+    this.recordKill(client, { planned: point, point, seq: client.handle.seq, signal, driver: client.label }, exit, at);
+    return point;
+  }
+
+  /** A driver closed gracefully: no longer live. */
+  released(client: JournalClient): void {
+    this.#stderr.push(...client.handle.stderrTail(20));
+    this.#drivers.delete(client.handle);
+    this.#syscallArmed.delete(client);
+  }
+
+  /** A driver that an attached strace may SIGKILL at a syscall from now on: its death inside an operation is that kill. */
+  armSyscallKill(client: JournalClient, kill: { log: string; label: string } | null): void {
+    if (kill === null) this.#syscallArmed.delete(client);
+    else this.#syscallArmed.set(client, kill);
+  }
+
+  /** Drivers still running (a byte scan of a journal another process holds open proves less). */
+  get liveDrivers(): number {
+    return this.#drivers.size;
+  }
+
+  /** The per-operation timeout of this trial's drivers. */
+  get timeoutMs(): number {
+    return this.#timeoutMs;
   }
 
   /** Records an assertion by deep equality. */
@@ -362,8 +461,8 @@ function realDir(dir: string): string {
   }
 }
 
-function aheadKey(label: string, number: number, launch: Launch): string {
-  return JSON.stringify([label, number, launch]);
+function aheadKey(label: string, number: number, launch: Launch, env: Record<string, string> | undefined): string {
+  return JSON.stringify([label, number, launch, env ?? null]);
 }
 
 // An unused driver started ahead: it never opened a journal, so it is simply killed (not a kill of the trial).

@@ -60,7 +60,7 @@ export const DEFECT_TARGETS: readonly DefectTarget[] = [
   { defect: 'keeps-legacy-copy', scenarios: ['secrets.legacy-result-cleared-on-open'] },
   { defect: 'torn-prepare', scenarios: ['sweep.prepare.every-write'] },
   { defect: 'torn-settle', scenarios: ['sweep.settle.every-write'] },
-  { defect: 'stores-raw-args', scenarios: ['secrets.args-never-on-disk'] },
+  { defect: 'stores-raw-args', scenarios: ['secrets.args-never-on-disk', 'explore.runs', 'explore.mixed'] },
   { defect: 'side-file-raw-args', scenarios: ['secrets.args-never-on-disk'] },
   {
     defect: 'raw-args-outside-dir',

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { verifyReport } from '../../reports/verify.js';
 import type { Report } from '../../reports/schema.js';
 import { defaultLaunch, runConformance } from '../../harness/run-conformance.js';
+import { scenarioOutcome } from '../../reports/seal.js';
 
 const DIR = new URL('../../reports/witnesses/', import.meta.url);
 const files = readdirSync(DIR).filter((f) => f.endsWith('.json'));
@@ -49,6 +50,8 @@ describe('committed witness artifacts', () => {
     const notPassing = fresh.scenarios.filter((s) => s.verdict !== 'passed' && s.verdict !== 'not_applicable').map((s) => `${s.id}: ${s.verdict} (${s.reason ?? ''})`);
     expect(notPassing).toEqual([]);
     expect(fresh.verdict).toBe('conformant');
-    expect(fresh.outcomeDigest).toBe(witness.outcomeDigest);
+    // On a mismatch, name the scenarios whose outcome moved (a stale witness moves many, a load-dependent one a few).
+    const moved = witness.scenarios.filter((s) => JSON.stringify(scenarioOutcome(s)) !== JSON.stringify(scenarioOutcome(fresh.scenarios.find((f) => f.id === s.id) ?? { ...s, id: `${s.id} (missing)` }))).map((s) => s.id);
+    expect(fresh.outcomeDigest, `scenarios whose outcome differs from the witness: ${moved.join(', ') || 'none (the report-level fields)'}`).toBe(witness.outcomeDigest);
   }, 600_000);
 });

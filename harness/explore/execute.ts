@@ -1,0 +1,244 @@
+// Executes one generated trial with real drivers, real SIGKILLs and real files; the history it records is what the model checks.
+import { join } from 'node:path';
+import { CrashInjected } from '../engine/crash-plan.js';
+import { JournalOpError, type JournalClient } from '../engine/journal-client.js';
+import type { RunScript } from '../engine/model.js';
+import { resumeRun } from '../engine/run-engine.js';
+import { resumeSession, type OpenTurn } from '../engine/session-engine.js';
+import type { TrialContext } from '../engine/trial-context.js';
+import { attachSyscallKiller, type AttachedKiller } from './strace-attach.js';
+import { kxmRecover, type KxmPlan } from './kxm-activity.js';
+import { runActivity } from './activities.js';
+import { buildRun, type BuiltRun } from './build.js';
+import { CanaryBook } from './canaries.js';
+import type { Activity, Features, Step, TrialCase } from './case.js';
+import { scanJournalDir } from './scan.js';
+import { checkHistory } from '../model/check-history.js';
+import { CrashSchedule, TrialClock } from './schedule.js';
+
+/** A session's engine-side memory: turn numbers handed out and what each turn prepared. */
+export interface SessionMemory {
+  readonly id: string;
+  nextTurn: number;
+  readonly turns: Array<{ turn: number; prepares: Array<Parameters<JournalClient['op']>[1]>; callIds: string[] }>;
+}
+
+/** Everything one trial's engine knows while it runs. */
+export class Exec {
+  primary!: JournalClient;
+  readonly book: CanaryBook;
+  readonly schedule: CrashSchedule;
+  readonly clock = new TrialClock();
+  readonly runs: RunScript[];
+  readonly #built: BuiltRun[];
+  /** Re-runs after a crash so far, per run: the next one asks the next variation. */
+  readonly #resumes = new Map<number, number>();
+  readonly sessions: SessionMemory[];
+  readonly started = new Set<number>();
+  openTurns: Array<{ driver: JournalClient; turn: OpenTurn }> = [];
+  laterSweeps: Array<{ driver: JournalClient; sweep: (c: JournalClient) => Promise<void> }> = [];
+  /** Race identities handed out so far (per trial, so a seed always names the same ones). */
+  raceCount = 0;
+  /** Legacy session rows planted so far (each at a turn of its own, far from the engine's). */
+  seeded = 0;
+  /** KXM runs started so far, with their plans (recovery follows each one's own plan). */
+  readonly kxmRuns = new Map<string, KxmPlan>();
+  /** Runs whose first identity already holds a legacy row. */
+  readonly seededRuns = new Set<number>();
+  #straceRuns = 0;
+
+  constructor(
+    readonly t: TrialContext,
+    readonly c: TrialCase,
+    readonly features: Features,
+  ) {
+    this.book = new CanaryBook(t);
+    this.schedule = new CrashSchedule();
+    t.setKillSchedule(this.schedule);
+    this.#built = c.runs.map((r) => buildRun(r, this.book));
+    this.runs = this.#built.map((b) => b.script);
+    this.sessions = c.sessions.map((id) => ({ id, nextTurn: 0, turns: [] }));
+  }
+
+  get journalDir(): string {
+    return join(this.t.dir, 'journal');
+  }
+
+  /** Starts the primary driver (under strace when the waiting kill is a syscall kill; on the moved clock after a jump). */
+  async startPrimary(): Promise<void> {
+    const env = this.clock.env();
+    this.primary = await this.t.driver('primary', env ? { env } : {});
+    this.schedule.watch(this.primary);
+  }
+
+  // Runs `fn` with a syscall killer armed: strace attaches to the primary right before the planned operation is sent.
+  private async underSyscallKill(fn: () => Promise<void>): Promise<void> {
+    const plan = this.schedule.armed;
+    if (plan?.via !== 'syscall' || !this.features.strace) return fn();
+    const primary = this.primary;
+    let seen = 0;
+    let killer: AttachedKiller | null = null;
+    this.t.beforeOp = async (client, op) => {
+      if (killer !== null || client !== primary || (plan.op !== 'any' && op !== plan.op) || ++seen < plan.occurrence) return;
+      const log = join(this.t.dir, `strace-${++this.#straceRuns}.log`);
+      killer = await attachSyscallKiller(primary.handle.pid, { syscall: plan.syscall, invocation: plan.n }, log);
+      this.t.armSyscallKill(primary, { log, label: `${plan.syscall}#${plan.n} of ${op}` });
+      this.t.note({ kind: 'note', text: `strace attached to ${primary.label}: SIGKILL at the ${plan.n}th ${plan.syscall} from this ${op} on` });
+    };
+    try {
+      await fn();
+    } finally {
+      this.t.beforeOp = null;
+      await (killer as AttachedKiller | null)?.detach();
+      this.t.armSyscallKill(primary, null);
+    }
+  }
+
+  /** Runs the whole trial: every step (its kill armed), recovery after every kill, then a drain that leaves nothing half done. */
+  async run(): Promise<void> {
+    await this.guard(() => this.startPrimary(), null);
+    for (const step of this.c.steps) {
+      await this.step(step);
+      // A trial that has already broken a clause has made its point: the rest would only cost drivers and kills.
+      if (this.violated()) return;
+    }
+    await this.guard(() => this.drain(), null);
+    if (this.violated()) return;
+    await this.guard(() => this.finalObservations(), null);
+  }
+
+  private violated(): boolean {
+    return checkHistory(this.t.history ?? [], { tierMode: this.t.capabilities.tierMode }).failure !== null;
+  }
+
+  private async step(step: Step): Promise<void> {
+    if (step.kill !== null) this.schedule.arm(step.kill);
+    await this.guard(() => this.underSyscallKill(() => this.activity(step.act)), step.act);
+    // A kill the activity never reached fires now, at a quiet moment: every acknowledged write must survive it too.
+    if (this.schedule.armed !== null) {
+      this.schedule.forceNext();
+      await this.guard(() => this.t.boundary('after-activity', this.primary), step.act);
+    }
+  }
+
+  private async activity(a: Activity): Promise<void> {
+    await runActivity(this, a);
+    this.scan();
+    // The journal's own listing after every activity: a row swept too early (a neighbour's sweep, a housekeeping rule)
+    // shows here even when nothing would read it again.
+    await this.primary.op('listEffects', {});
+    await this.t.boundary('after-activity', this.primary);
+  }
+
+  /** A graceful restart of the engine process: what lived only in it (deferred settles, sweeps) is gone. */
+  async restartPrimary(): Promise<void> {
+    const old = this.primary;
+    await old.close();
+    this.forget(old);
+    await this.startPrimary();
+    await this.primary.op('listEffects', {});
+  }
+
+  /** Byte scan of the journal directory as it is now. */
+  scan(): void {
+    scanJournalDir(this.t, this.journalDir, this.book.values);
+  }
+
+  private forget(driver: JournalClient): void {
+    this.openTurns = this.openTurns.filter((o) => o.driver !== driver);
+    this.laterSweeps = this.laterSweeps.filter((s) => s.driver !== driver);
+  }
+
+  // A planned kill unwinds to here: restart (maybe on a later clock), look at what survived, then resume what was cut off.
+  private async guard(fn: () => Promise<unknown>, interrupted: Activity | null): Promise<void> {
+    try {
+      await fn();
+    } catch (error) {
+      if (error instanceof JournalOpError) {
+        // The journal answered an error where the engine needed a result: the history holds it for the model.
+        this.t.note({ kind: 'note', text: `the engine could not go on after ${error.op} answered ${error.code}` });
+        return;
+      }
+      if (!(error instanceof CrashInjected)) throw error;
+      await this.recover(error.where, interrupted);
+    }
+  }
+
+  private async recover(at: string, interrupted: Activity | null): Promise<void> {
+    for (;;) {
+      const fired = this.schedule.takeFired(at);
+      this.clock.jump(fired?.jump ?? null);
+      // Work that lived only in the dead process is gone: its deferred settles and sweeps never happen.
+      this.forget(this.primary);
+      if (fired?.then) this.schedule.arm(fired.then);
+      try {
+        await this.startPrimary();
+        await this.primary.op('listEffects', {});
+        this.scan();
+        await this.underSyscallKill(() => this.resumeWork(interrupted));
+        // A kill planned for the recovery that the recovery never reached fires once it is done.
+        if (this.schedule.armed !== null) {
+          this.schedule.forceNext();
+          await this.t.boundary('after-recovery', this.primary);
+        }
+        return;
+      } catch (error) {
+        if (error instanceof JournalOpError) return;
+        if (!(error instanceof CrashInjected)) throw error;
+        at = error.where;
+      }
+    }
+  }
+
+  // What an engine does on restart: resume every run its log shows unfinished, repeat terminal sweeps, resume the session it was in.
+  private async resumeWork(interrupted: Activity | null): Promise<void> {
+    const log = this.t.log;
+    for (const [i, run] of this.runs.entries()) {
+      if (!this.started.has(i)) continue;
+      const terminal = log.read().some((e) => (e.type === 'run:completed' || e.type === 'run:failed') && e.runId === run.runId);
+      if (terminal) await this.primary.op('runTerminal', { runId: run.runId });
+      else await resumeRun(this.t, this.primary, this.nextRerun(i));
+    }
+    const session = interrupted && 'session' in interrupted ? this.session(interrupted.session) : null;
+    if (session) await resumeSession(this.t, this.primary, session.id);
+    for (const runId of this.kxmRuns.keys()) await kxmRecover(this, runId);
+  }
+
+  // Nothing left half done: open turns finish, deferred sweeps run, every session resumes once more.
+  private async drain(): Promise<void> {
+    await runActivity(this, { kind: 'finish-turns' });
+    await runActivity(this, { kind: 'sweep-later' });
+    for (const s of this.sessions) await resumeSession(this.t, this.primary, s.id);
+    this.scan();
+  }
+
+  private async finalObservations(): Promise<void> {
+    for (const [i, run] of this.runs.entries()) {
+      if (!this.started.has(i)) continue;
+      for (const node of run.nodes) await this.primary.op('gate', { scope: { kind: 'run', runId: run.runId, nodeId: node.nodeId }, attempt: 1 });
+    }
+    const { effects } = await this.primary.op('listEffects', {});
+    // Resolution times are the clock's, not the seed's: masked so the same seed gives the same report.
+    this.t.effectsAfter = effects.map((r) => (r.resolution ? { ...r, resolution: { ...r.resolution, at: '<time>' } } : r));
+    await this.primary.op('checkpoint', {});
+    this.scan();
+  }
+
+  /** Run i as its next re-run asks it (each call of the next variation); counts as one re-run. */
+  nextRerun(i: number): RunScript {
+    const r = this.#resumes.get(i) ?? 0;
+    this.#resumes.set(i, r + 1);
+    return this.#built[i]!.resumed(r);
+  }
+
+  /** The session an activity's index points at (modulo what exists). */
+  session(index: number): SessionMemory | null {
+    return this.sessions.length === 0 ? null : this.sessions[index % this.sessions.length]!;
+  }
+}
+
+/** Runs a generated trial in `t` (history recording on); harness and driver failures propagate to the caller. */
+export async function executeCase(t: TrialContext, c: TrialCase, features: Features): Promise<void> {
+  t.enableHistory();
+  await new Exec(t, c, features).run();
+}

@@ -1,0 +1,100 @@
+// The crash schedule of a generated trial: which kill comes next, where it fires, and the clock a restarted driver wakes up to.
+import { existsSync } from 'node:fs';
+import type { JournalClient } from '../engine/journal-client.js';
+import type { KillSchedule } from '../engine/trial-context.js';
+import type { ClockJump, KillPlan } from './case.js';
+
+/** Holds the kill armed for the current activity (or recovery) and fires it at its opportunity on the primary driver. */
+export class CrashSchedule implements KillSchedule {
+  #armed: KillPlan | null = null;
+  #count = 0;
+  #force = false;
+  #primary: JournalClient | null = null;
+  #fired: KillPlan | null = null;
+
+  /** The kill waiting to fire, if any. */
+  get armed(): KillPlan | null {
+    return this.#armed;
+  }
+
+  arm(plan: KillPlan): void {
+    this.#armed = plan;
+    this.#count = 0;
+    this.#force = false;
+  }
+
+  /** Only the primary driver is killed by the schedule (rivals come and go with their race). */
+  watch(primary: JournalClient): void {
+    this.#primary = primary;
+    this.#count = 0;
+  }
+
+  opportunity(where: string, client: JournalClient): boolean {
+    const plan = this.#armed;
+    if (plan === null || client !== this.#primary) return false;
+    if (!this.#force) {
+      // A syscall kill is strace's to deliver, unless the activity ended without reaching it.
+      if (plan.via === 'syscall') return false;
+      if (plan.via === 'boundary' && where !== `boundary:${plan.boundary}`) return false;
+      if (plan.via === 'point' && where !== `point:${plan.point}`) return false;
+      this.#count += 1;
+      if (this.#count < (plan.via === 'opportunity' ? plan.at : plan.occurrence)) return false;
+    }
+    this.#fired = plan;
+    this.#armed = null;
+    this.#force = false;
+    return true;
+  }
+
+  /** The activity ended before its kill: the kill fires at the very next opportunity. */
+  forceNext(): void {
+    this.#force = true;
+  }
+
+  /** After a kill at `at`: the plan that caused it, or null for a kill the trial made itself (a race's held prepare). */
+  takeFired(at: string): KillPlan | null {
+    let plan = this.#fired;
+    if (plan === null && at.startsWith('syscall:') && this.#armed?.via === 'syscall') plan = this.#armed;
+    if (plan !== null && plan === this.#armed) this.#armed = null;
+    this.#fired = null;
+    return plan;
+  }
+}
+
+const HOURS: Record<ClockJump, number> = { '+3h': 3, '+36h': 36, '+9d': 216, '+400d': 9600 };
+
+/** The clock of restarted drivers: jumps add up, time never runs backwards. */
+export class TrialClock {
+  #hours = 0;
+
+  jump(by: ClockJump | null): void {
+    if (by !== null) this.#hours += HOURS[by];
+  }
+
+  get hours(): number {
+    return this.#hours;
+  }
+
+  /** The environment a driver starts with: libfaketime preloaded when the clock has moved, else nothing. */
+  env(): Record<string, string> | undefined {
+    if (this.#hours === 0) return undefined;
+    const lib = faketimeLibrary();
+    if (lib === null) return undefined;
+    const preload = process.env['LD_PRELOAD'];
+    return {
+      LD_PRELOAD: preload ? `${lib}:${preload}` : lib,
+      FAKETIME: `+${this.#hours}h`,
+      // Monotonic clocks stay real: timeouts and busy waits must not jump with the wall clock.
+      FAKETIME_DONT_FAKE_MONOTONIC: '1',
+    };
+  }
+}
+
+const FAKETIME_CANDIDATES = ['/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1', '/usr/lib/aarch64-linux-gnu/faketime/libfaketime.so.1', '/usr/lib/faketime/libfaketime.so.1', '/usr/local/lib/faketime/libfaketime.so.1'];
+
+/** Debian's faketime package installs libfaketime here; null when it is not installed. */
+export function faketimeLibrary(): string | null {
+  const custom = process.env['EJC_LIBFAKETIME'];
+  if (custom) return existsSync(custom) ? custom : null;
+  return FAKETIME_CANDIDATES.find((p) => existsSync(p)) ?? null;
+}

@@ -1,0 +1,257 @@
+// The model's verdict on a history: every observation checked against what the contract allows after what came before.
+import type { OperationName, TierMode } from '../protocol/schemas.js';
+import type { ClauseId } from './clauses.js';
+import type { HistoryEvent } from './history.js';
+import { EMPTY, rowLogicalKey, stateKey, type MState } from './journal-state.js';
+import { applyAnswered, applyKilled } from './operations.js';
+import type { Failure, OpEnv } from './outcome.js';
+import { checkScan } from './world-rules.js';
+import { KxmChecker } from './kxm-check.js';
+
+const KXM_CLAUSE: Partial<Record<string, ClauseId>> = { 'kxm.declare': 'kxm.class', 'kxm.dispatch': 'kxm.fence', 'kxm.recover': 'kxm.recovery', 'kxm.resolve': 'kxm.resolution', 'kxm.cancel': 'kxm.cancel' };
+
+type OpEvent = Extract<HistoryEvent, { kind: 'op' }>;
+
+/** What the model found: passing checks per clause, and the first violation (with the history index it happened at). */
+export interface ModelReport {
+  readonly checks: Partial<Record<ClauseId, number>>;
+  readonly failure: (Failure & { readonly at: number }) | null;
+  /** Possible journals the history left open at the end (1 when every uncertainty was observed away). */
+  readonly worlds: number;
+}
+
+export interface ModelConfig {
+  readonly tierMode: TierMode;
+}
+
+/** Folds the history through the model; concurrent operations are checked against every order they could have taken. */
+export function checkHistory(history: readonly HistoryEvent[], config: ModelConfig): ModelReport {
+  const run = new Checker(history, config);
+  return run.result();
+}
+
+// Past this many possible journals the branches are merged by state; a trial never gets near it unless uncertainties pile up.
+const MAX_WORLDS = 64;
+
+class Checker {
+  readonly checks: Partial<Record<ClauseId, number>> = {};
+  failure: (Failure & { at: number }) | null = null;
+  worlds: MState[] = [EMPTY];
+  readonly canaries: OpEnv['canaries'];
+  readonly faults = new Map<string, Set<string>>();
+  readonly live = new Set<string>();
+  readonly othersAtOpen = new Map<string, number>();
+  readonly freshRestart = new Set<string>();
+  readonly writes = new Map<string, number>();
+  readonly kxm = new KxmChecker();
+
+  constructor(
+    readonly history: readonly HistoryEvent[],
+    readonly config: ModelConfig,
+  ) {
+    this.canaries = history.flatMap((e) => (e.kind === 'canary' ? [{ id: e.id, role: e.role, value: e.value }] : []));
+    this.walk();
+  }
+
+  result(): ModelReport {
+    return { checks: this.checks, failure: this.failure, worlds: this.worlds.length };
+  }
+
+  private walk(): void {
+    const h = this.history;
+    for (let i = 0; i < h.length && this.failure === null; ) {
+      const e = h[i]!;
+      if (e.kind !== 'op') {
+        this.other(e, i);
+        i += 1;
+        continue;
+      }
+      // A segment: operations whose request/answer intervals overlap ran concurrently; other events inside it wait.
+      const ops: Array<{ ev: OpEvent; at: number }> = [{ ev: e, at: i }];
+      const later: Array<{ ev: HistoryEvent; at: number }> = [];
+      let end = e.answered;
+      let j = i + 1;
+      for (; j < h.length; j++) {
+        const next = h[j]!;
+        if (next.kind === 'op') {
+          if (next.sent > end) break;
+          ops.push({ ev: next, at: j });
+          end = Math.max(end, next.answered);
+        } else later.push({ ev: next, at: j });
+      }
+      // Events after the segment's last operation belong after it, in their own order.
+      const lastOp = ops[ops.length - 1]!.at;
+      const inside = later.filter((x) => x.at < lastOp);
+      const after = later.filter((x) => x.at > lastOp);
+      if (ops.length === 1) this.sequential(ops[0]!.ev, ops[0]!.at);
+      else this.concurrent(ops);
+      for (const x of inside) if (this.failure === null) this.other(x.ev, x.at);
+      i = after.length > 0 ? after[0]!.at : j;
+    }
+  }
+
+  private env(ev: OpEvent): OpEnv {
+    return {
+      tierMode: this.config.tierMode,
+      faults: this.faults.get(ev.driver) ?? new Set(),
+      canaries: this.canaries,
+      afterRestart: ev.op === 'listEffects' && this.freshRestart.has(ev.driver),
+      othersLive: this.othersAtOpen.get(ev.driver) ?? 0,
+    };
+  }
+
+  // One operation against every possible journal; it is consistent when at least one of them explains its answer.
+  private step(worlds: MState[], ev: OpEvent): { worlds: MState[]; failure: Failure | null; clauses: readonly ClauseId[] } {
+    const env = this.env(ev);
+    if (ev.answer.kind === 'killed') {
+      const at = ev.answer.at;
+      return { worlds: dedupe(worlds.flatMap((w) => applyKilled(w, ev.op, ev.params, at, env))), failure: null, clauses: [] };
+    }
+    const oks: Array<{ next: MState; clauses: readonly ClauseId[] }> = [];
+    let failure: Failure | null = null;
+    for (const w of worlds) {
+      const o = applyAnswered(w, ev.op, ev.params, ev.answer, env);
+      if (o.ok) oks.push(o);
+      else failure ??= o.failure;
+    }
+    if (oks.length === 0) return { worlds, failure, clauses: [] };
+    return { worlds: dedupe(oks.map((o) => o.next)), failure: null, clauses: oks[0]!.clauses };
+  }
+
+  private sequential(ev: OpEvent, at: number): void {
+    if (ev.op.startsWith('kxm.')) {
+      const failure = this.kxm.step(ev.op, ev.params, ev.answer);
+      if (failure !== null) this.failure = { ...failure, at };
+      else if (ev.answer.kind !== 'killed') this.checks[KXM_CLAUSE[ev.op] ?? 'kxm.recovery'] = (this.checks[KXM_CLAUSE[ev.op] ?? 'kxm.recovery'] ?? 0) + 1;
+      return;
+    }
+    const r = this.step(this.worlds, ev);
+    this.after(ev, r, at);
+  }
+
+  private after(ev: OpEvent, r: { worlds: MState[]; failure: Failure | null; clauses: readonly ClauseId[] }, at: number): void {
+    if (r.failure !== null) {
+      this.failure = { ...r.failure, at };
+      return;
+    }
+    this.worlds = r.worlds;
+    for (const c of r.clauses) this.checks[c] = (this.checks[c] ?? 0) + 1;
+    this.bookkeep(ev);
+  }
+
+  // Every order the concurrent operations could have been applied in, respecting real time; none fitting is a violation.
+  private concurrent(ops: Array<{ ev: OpEvent; at: number }>): void {
+    const ends: MState[][] = [];
+    const clauses = new Set<ClauseId>();
+    let firstFailure: { failure: Failure; at: number } | null = null;
+    const dfs = (left: Array<{ ev: OpEvent; at: number }>, worlds: MState[], faultsSnapshot: Map<string, Set<string>>): void => {
+      if (left.length === 0) {
+        ends.push(worlds);
+        return;
+      }
+      for (const cand of left) {
+        if (left.some((o) => o !== cand && o.ev.answered < cand.ev.sent)) continue;
+        const r = this.step(worlds, cand.ev);
+        if (r.failure !== null) {
+          firstFailure ??= { failure: r.failure, at: cand.at };
+          continue;
+        }
+        r.clauses.forEach((c) => clauses.add(c));
+        dfs(left.filter((o) => o !== cand), r.worlds, faultsSnapshot);
+      }
+    };
+    dfs(ops, this.worlds, this.faults);
+    if (ends.length === 0) {
+      const f = (firstFailure as { failure: Failure; at: number } | null) ?? { failure: { clause: 'listing' as ClauseId, what: 'concurrent operations', expected: 'some order', observed: 'none' }, at: ops[0]!.at };
+      const samePrepare = ops.every((o) => o.ev.op === 'prepare') && new Set(ops.map((o) => identityOf(o.ev.params))).size === 1;
+      this.failure = {
+        ...f.failure,
+        clause: samePrepare ? 'identity.unique' : f.failure.clause,
+        what: `${f.failure.what} — no order of the ${ops.length} concurrent operations (${ops.map((o) => `${o.ev.driver} ${o.ev.op}`).join(', ')}) explains their answers`,
+        at: f.at,
+      };
+      return;
+    }
+    this.worlds = dedupe(ends.flat());
+    for (const c of clauses) this.checks[c] = (this.checks[c] ?? 0) + 1;
+    if (ops.every((o) => o.ev.op === 'prepare')) this.checks['identity.unique'] = (this.checks['identity.unique'] ?? 0) + 1;
+    for (const o of ops) this.bookkeep(o.ev);
+  }
+
+  // Faults and restarts: which driver has which fault on, and which listing is the first after a restart.
+  private bookkeep(ev: OpEvent): void {
+    if (ev.op === 'listEffects') this.freshRestart.delete(ev.driver);
+    if (ev.op === 'fault' && ev.answer.kind === 'result') {
+      const p = ev.params as { fault: string; enabled: boolean };
+      const set = this.faults.get(ev.driver) ?? new Set<string>();
+      if (p.enabled) set.add(p.fault);
+      else set.delete(p.fault);
+      this.faults.set(ev.driver, set);
+    }
+  }
+
+  private other(e: HistoryEvent, at: number): void {
+    switch (e.kind) {
+      case 'driver':
+        this.othersAtOpen.set(e.driver, this.live.size);
+        this.live.add(e.driver);
+        if (e.restart) this.freshRestart.add(e.driver);
+        return;
+      case 'kill':
+      case 'close':
+        this.live.delete(e.driver);
+        this.faults.delete(e.driver);
+        return;
+      case 'dispatch': {
+        const failure = this.dispatch(e);
+        if (failure) this.failure = { ...failure, at };
+        return;
+      }
+      case 'scan': {
+        const failure = checkScan(e, this.worlds, this.canaries);
+        if (failure) this.failure = { ...failure, at };
+        else this.checks['secrets.args'] = (this.checks['secrets.args'] ?? 0) + 1;
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  // The target ledger's view: never two physical writes of one logical effect; a tier-1 dispatch carries the stored key.
+  private dispatch(e: Extract<HistoryEvent, { kind: 'dispatch' }>): Failure | null {
+    if (e.tier === 1) {
+      const keys = this.worlds.map((w) => [...w.rows.values()].find((r) => rowLogicalKey(r) === e.logicalKey)?.ikey);
+      const stored = keys[0];
+      if (typeof stored === 'string' && stored !== 'unknown' && keys.every((k) => k === stored) && e.idempotencyKey !== stored) {
+        return { clause: 'world.key-on-target', what: `tier-1 dispatch to ${e.target} for ${e.logicalKey}`, expected: stored, observed: e.idempotencyKey };
+      }
+      this.checks['world.key-on-target'] = (this.checks['world.key-on-target'] ?? 0) + 1;
+    }
+    if (!e.applied) return null;
+    const n = (this.writes.get(e.logicalKey) ?? 0) + 1;
+    this.writes.set(e.logicalKey, n);
+    if (n > 1) return { clause: 'world.at-most-once', what: `physical writes of ${e.logicalKey} at ${e.target} (tier ${e.tier})`, expected: '≤ 1', observed: n };
+    this.checks['world.at-most-once'] = (this.checks['world.at-most-once'] ?? 0) + 1;
+    return null;
+  }
+}
+
+function identityOf(params: unknown): string {
+  const p = params as { correlation: unknown; slot: number; toolId: string };
+  return JSON.stringify([p.correlation, p.slot, p.toolId]);
+}
+
+function dedupe(worlds: MState[]): MState[] {
+  const seen = new Map<string, MState>();
+  for (const w of worlds) {
+    const k = stateKey(w);
+    if (!seen.has(k)) seen.set(k, w);
+  }
+  return [...seen.values()].slice(0, MAX_WORLDS);
+}
+
+/** The operations a history holds, by name (for counts and progress). */
+export function opsIn(history: readonly HistoryEvent[], op: OperationName): number {
+  return history.filter((e) => e.kind === 'op' && e.op === op).length;
+}

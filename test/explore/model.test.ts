@@ -1,0 +1,227 @@
+// The executable model on its own (pure, no processes): §11 relations, the §4 table, §8 disclosure, kill effects, and whole histories.
+import { describe, expect, it } from 'vitest';
+import { sameCall } from '../../harness/model/projection.js';
+import { expectGate, expectPrepare, gateAction } from '../../harness/model/gate-table.js';
+import { allowedDisclosures } from '../../harness/model/disclosure.js';
+import { killEffect } from '../../harness/model/crash.js';
+import { checkHistory } from '../../harness/model/check-history.js';
+import type { HistoryEvent, OpAnswer } from '../../harness/model/history.js';
+
+const same = (a: Record<string, unknown>, b: Record<string, unknown>, keys: string[] = []) => sameCall({ args: a, secretArgKeys: keys }, { args: b, secretArgKeys: keys });
+
+describe('§11 projections seen from outside', () => {
+  it('equal projections are the same call whatever the key order, the declared secrets or the credential shapes', () => {
+    expect(same({ a: 1, b: { c: 2, d: [1, { e: 3 }] } }, { b: { d: [1, { e: 3 }], c: 2 }, a: 1 })).toBe('same');
+    expect(same({ pin: '1234', n: 1 }, { pin: '9999', n: 1 }, ['pin'])).toBe('same');
+    expect(same({ h: 'Bearer abc' }, { h: 'bearer xyz' })).toBe('same');
+    expect(same({ u: 'https://u:p@ss@h.test/x' }, { u: 'https://v:q@h.test/x' })).toBe('same');
+    expect(same({ u: 'https://a.invalid/v?page=2&access_token=T1' }, { u: 'https://a.invalid/v?page=2&access_token=T2' })).toBe('same');
+    expect(same({ c: 'retries=3 password="a\\"b" timeout=30' }, { c: 'retries=3 password="zz" timeout=30' })).toBe('same');
+    expect(same({ argv: ['x', '--token', 'A', '-p', 'S1'] }, { argv: ['x', '--token', 'B', '-p', 'S2'] })).toBe('same');
+    expect(same({ list: [{ password: 'a', k: 1 }] }, { list: [{ password: 'b', k: 1 }] })).toBe('same');
+  });
+
+  it('a changed surviving public value is a different call', () => {
+    expect(same({ a: 1 }, { a: 2 })).toBe('different');
+    expect(same({ h: 'Bearer abc' }, { h: 'Basic abc' })).toBe('different');
+    expect(same({ u: 'https://u:p@h.test/x' }, { u: 'https://u:p@other.test/x' })).toBe('different');
+    expect(same({ u: 'https://a.invalid/v?page=2&access_token=T' }, { u: 'https://a.invalid/v?page=3&access_token=T' })).toBe('different');
+    expect(same({ c: 'password="a" timeout=30' }, { c: 'password="a" timeout=31' })).toBe('different');
+    expect(same({ ports: ['-p', '8080'] }, { ports: ['-p', '8081'] })).toBe('different');
+    expect(same({ s: `${'L'.repeat(900)}a` }, { s: `${'L'.repeat(900)}b` })).toBe('different');
+    expect(same({ s: '\u00e9' }, { s: 'e\u0301' })).toBe('different');
+    expect(same(JSON.parse('{"__proto__":{"x":1}}'), JSON.parse('{"__proto__":{"x":2}}'))).toBe('different');
+  });
+
+  it('a shape the contract does not name is left open', () => {
+    expect(same({ authHeader: 'a' }, { authHeader: 'b' })).toBe('either');
+  });
+});
+
+describe('§4 the gate table and prepare verdicts, in both tier modes', () => {
+  it('decides per row and over the node', () => {
+    expect(gateAction({ tier: 3, state: 'committed', retained: true }, 'conservative')).toBe('replay');
+    expect(gateAction({ tier: 1, state: 'committed', retained: false }, 'reconciling')).toBe('retry_with_key');
+    expect(gateAction({ tier: 2, state: 'unresolved', retained: false }, 'reconciling')).toBe('reconcile_receipt');
+    expect(gateAction({ tier: 1, state: 'unresolved', retained: false }, 'conservative')).toBe('needs_attention');
+    expect(gateAction({ tier: 3, state: 'committed', retained: false }, 'reconciling')).toBe('needs_attention');
+    expect(expectGate([{ tier: 3, state: 'committed', retained: true }, { tier: 2, state: 'unresolved', retained: false }], 'conservative')).toEqual({ decision: 'refuse', actions: ['replay', 'needs_attention'], refusal: { code: 'effect_needs_attention', tiers: [2] } });
+    expect(expectGate([{ tier: 1, state: 'unresolved', retained: false }], 'reconciling').decision).toBe('reconcile');
+    expect(expectGate([], 'reconciling', true).refusal?.code).toBe('gate_read_failed');
+  });
+
+  it('replays only an equal call under an equal mapping with a retained result', () => {
+    const row = { scope: 'run' as const, state: 'committed' as const, resolution: null, legacyDigest: false, sameArgs: 'same' as const, sameMapping: true, retained: true };
+    expect(expectPrepare(null)).toEqual([{ verdict: 'proceed' }]);
+    expect(expectPrepare(row)).toEqual([{ verdict: 'replay' }]);
+    expect(expectPrepare({ ...row, sameArgs: 'different' })).toEqual([{ verdict: 'refuse', codes: ['args_mismatch'] }]);
+    expect(expectPrepare({ ...row, sameMapping: false })[0]).toMatchObject({ verdict: 'refuse' });
+    expect(expectPrepare({ ...row, sameArgs: 'either' }).map((v) => v.verdict).sort()).toEqual(['refuse', 'replay']);
+    expect(expectPrepare({ ...row, scope: 'session' })[0]).toMatchObject({ verdict: 'refuse' });
+    expect(expectPrepare({ ...row, legacyDigest: true })).toEqual([{ verdict: 'refuse', codes: ['legacy_digest'] }]);
+  });
+});
+
+describe('§8 disclosure joins the whole history by call id', () => {
+  const turn = (status: 'completed' | 'errored', calls: Array<[string, string]>) => ({ turn: 0, status, compacted: true, calls: calls.map(([callId, toolName]) => ({ callId, toolName })) });
+  const row = { state: 'committed' as const, slot: 0, toolId: 't', callId: 'c1' };
+  it('is silent only for one sighting under its tool in a completed exchange', () => {
+    expect(allowedDisclosures(row, [turn('completed', [['c1', 't']])])).toEqual([]);
+    expect(allowedDisclosures(row, [turn('errored', [['c1', 't']])])).toContain('turn_incomplete');
+    expect(allowedDisclosures(row, [])).toContain('turn_incomplete');
+    expect(allowedDisclosures(row, [turn('completed', [['c1', 't']]), turn('completed', [['c1', 't']])])).toContain('unattributable');
+    expect(allowedDisclosures(row, [turn('completed', [['c1', 'other']])])).toContain('unattributable');
+    expect(allowedDisclosures({ ...row, callId: 'legacy:session' }, [turn('completed', [['legacy:session', 't']])])).toContain('legacy');
+    expect(allowedDisclosures({ ...row, slot: -1 }, [])).toEqual([]);
+    expect(allowedDisclosures({ ...row, state: 'unresolved', slot: -1 }, [])).toEqual(['unresolved']);
+  });
+});
+
+describe('what a kill inside an operation may leave', () => {
+  it('reads the point name', () => {
+    expect(killEffect('point:prepare.before-commit')).toBe('none');
+    expect(killEffect('point:session-sweep.between-chunks')).toBe('none');
+    expect(killEffect('point:settle.after-commit')).toBe('durable');
+    expect(killEffect('syscall:pwrite64#3')).toBe('either');
+  });
+});
+
+// A tiny history builder: ops get request/answer ticks in the order written unless `overlap` says otherwise.
+function history(build: (h: Builder) => void): HistoryEvent[] {
+  const h = new Builder();
+  build(h);
+  return h.events;
+}
+
+class Builder {
+  events: HistoryEvent[] = [];
+  tick = 0;
+  driver(name: string, restart = false): void {
+    this.events.push({ kind: 'driver', driver: name, journal: 'j', restart, clock: null });
+  }
+  op(driver: string, op: string, params: unknown, answer: OpAnswer, ticks?: [number, number]): void {
+    const [sent, answered] = ticks ?? [++this.tick, ++this.tick];
+    this.events.push({ kind: 'op', driver, op: op as never, params, answer, sent, answered });
+  }
+  kill(driver: string, at: string): void {
+    this.events.push({ kind: 'kill', driver, at, signal: 'SIGKILL' });
+  }
+}
+
+const prep = (runId: string, args: Record<string, unknown> = { a: 1 }) => ({
+  correlation: { kind: 'run', runId, nodeId: 'n', attempt: 1 }, slot: 0, toolId: 't', tier: 3, args, secretArgKeys: [], outputMappingConfig: { field: 'tail', bound: 8 },
+  audit: { providerAttempt: 1, callId: 'c', ownerId: 'o', generation: 0 },
+});
+const result = { modelValue: 'v', truncated: false, summary: 's', outputMappingResult: null };
+const ok = (r: unknown): OpAnswer => ({ kind: 'result', result: r });
+
+describe('a history, folded through the model', () => {
+  it('accepts a prepare, a settle, a kill after the ack, the restart and the replay', () => {
+    const h = history((b) => {
+      b.driver('p#1');
+      b.op('p#1', 'prepare', prep('r'), ok({ verdict: 'proceed', effectId: '1', idempotencyKey: 'k' }));
+      b.op('p#1', 'settle', { effectId: '1', state: 'committed', result }, ok({ effectId: '1', state: 'committed' }));
+      b.kill('p#1', 'boundary:after-settle');
+      b.driver('p#2', true);
+      b.op('p#2', 'listEffects', {}, ok({ effects: [{ effectId: '1', scope: { kind: 'run', runId: 'r', nodeId: 'n' }, slot: 0, toolId: 't', tier: 3, state: 'committed', argsDigest: 'v5:x', idempotencyKey: 'k', resultRetained: true, resolution: null, attempt: { nodeAttempt: 1, providerAttempt: 1, callId: 'c', ownerId: 'o', generation: 0 } }] }));
+      b.op('p#2', 'gate', { scope: { kind: 'run', runId: 'r', nodeId: 'n' } }, ok({ decision: 'pass', effects: [{ effectId: '1', slot: 0, toolId: 't', tier: 3, state: 'committed', action: 'replay', idempotencyKey: 'k' }], refusal: null }));
+      b.op('p#2', 'prepare', prep('r', { a: 1 }), ok({ verdict: 'replay', effectId: '1', result }));
+    });
+    const r = checkHistory(h, { tierMode: 'reconciling' });
+    expect(r.failure).toBeNull();
+    expect(r.checks['replay.recorded']).toBe(1);
+    expect(r.checks['durability']).toBe(1);
+  });
+
+  it('names lost durability when an acknowledged settle is missing after the restart', () => {
+    const h = history((b) => {
+      b.driver('p#1');
+      b.op('p#1', 'prepare', prep('r'), ok({ verdict: 'proceed', effectId: '1', idempotencyKey: 'k' }));
+      b.op('p#1', 'settle', { effectId: '1', state: 'committed', result }, ok({ effectId: '1', state: 'committed' }));
+      b.kill('p#1', 'boundary:after-settle');
+      b.driver('p#2', true);
+      b.op('p#2', 'listEffects', {}, ok({ effects: [{ effectId: '1', scope: { kind: 'run', runId: 'r', nodeId: 'n' }, slot: 0, toolId: 't', tier: 3, state: 'prepared', argsDigest: 'v5:x', idempotencyKey: 'k', resultRetained: false, resolution: null, attempt: { nodeAttempt: 1, providerAttempt: 1, callId: 'c', ownerId: 'o', generation: 0 } }] }));
+    });
+    expect(checkHistory(h, { tierMode: 'reconciling' }).failure?.clause).toBe('durability');
+  });
+
+  it('allows either outcome of a prepare killed at a syscall, and none of one killed before its commit', () => {
+    const listed = (n: number): OpAnswer => ok({ effects: n === 0 ? [] : [{ effectId: '1', scope: { kind: 'run', runId: 'r', nodeId: 'n' }, slot: 0, toolId: 't', tier: 3, state: 'prepared', argsDigest: 'v5:x', idempotencyKey: 'k', resultRetained: false, resolution: null, attempt: { nodeAttempt: 1, providerAttempt: 1, callId: 'c', ownerId: 'o', generation: 0 } }] });
+    for (const [at, rows, fails] of [['syscall:pwrite64#2', 1, false], ['syscall:pwrite64#2', 0, false], ['point:prepare.before-commit', 1, true]] as const) {
+      const h = history((b) => {
+        b.driver('p#1');
+        b.op('p#1', 'prepare', prep('r'), { kind: 'killed', at });
+        b.kill('p#1', at);
+        b.driver('p#2', true);
+        b.op('p#2', 'listEffects', {}, listed(rows));
+      });
+      expect(checkHistory(h, { tierMode: 'conservative' }).failure !== null, `${at} ${rows}`).toBe(fails);
+    }
+  });
+
+  it('finds no order for two concurrent prepares of one identity that both proceed', () => {
+    const h = history((b) => {
+      b.driver('a#1');
+      b.driver('b#2');
+      b.op('a#1', 'prepare', prep('r'), ok({ verdict: 'proceed', effectId: '1', idempotencyKey: 'k1' }), [1, 4]);
+      b.op('b#2', 'prepare', prep('r'), ok({ verdict: 'proceed', effectId: '2', idempotencyKey: 'k2' }), [2, 3]);
+    });
+    expect(checkHistory(h, { tierMode: 'reconciling' }).failure?.clause).toBe('identity.unique');
+    const fine = history((b) => {
+      b.op('a#1', 'prepare', prep('r'), ok({ verdict: 'proceed', effectId: '1', idempotencyKey: 'k1' }), [1, 4]);
+      b.op('b#2', 'prepare', prep('r'), ok({ verdict: 'refuse', code: 'duplicate_identity', effectId: null, message: 'x' }), [2, 3]);
+    });
+    expect(checkHistory(fine, { tierMode: 'reconciling' }).failure).toBeNull();
+  });
+
+  it('refuses a replay of a changed public value and a gate that looks at another scope', () => {
+    const h = history((b) => {
+      b.op('p#1', 'prepare', prep('r'), ok({ verdict: 'proceed', effectId: '1', idempotencyKey: 'k' }));
+      b.op('p#1', 'settle', { effectId: '1', state: 'committed', result }, ok({ effectId: '1', state: 'committed' }));
+      b.op('p#1', 'prepare', prep('r', { a: 2 }), ok({ verdict: 'replay', effectId: '1', result }));
+    });
+    expect(checkHistory(h, { tierMode: 'reconciling' }).failure?.clause).toBe('digest.public-change');
+    const g = history((b) => {
+      b.op('p#1', 'prepare', prep('r1'), ok({ verdict: 'proceed', effectId: '1', idempotencyKey: 'k' }));
+      b.op('p#1', 'gate', { scope: { kind: 'run', runId: 'r10', nodeId: 'n' } }, ok({ decision: 'refuse', effects: [{ effectId: '1', slot: 0, toolId: 't', tier: 3, state: 'prepared', action: 'needs_attention', idempotencyKey: 'k' }], refusal: { code: 'effect_needs_attention', tier: 3, effectIds: ['1'], message: 'x' } }));
+    });
+    expect(checkHistory(g, { tierMode: 'reconciling' }).failure?.clause).toBe('gate.scope');
+  });
+
+  it('judges byte scans by the role of each planted canary', () => {
+    const h = (role: 'arg' | 'run-result'): HistoryEvent[] => [
+      { kind: 'canary', id: 0, role, value: 'EJC-CANARY-tZ' },
+      { kind: 'scan', hits: [{ id: 0, file: 'effects.db' }], files: 1, bytes: 10, liveDrivers: 1 },
+    ];
+    expect(checkHistory(h('arg'), { tierMode: 'reconciling' }).failure?.clause).toBe('secrets.args');
+    expect(checkHistory(h('run-result'), { tierMode: 'reconciling' }).failure).toBeNull();
+  });
+});
+
+describe('the KXM model', () => {
+  it('decides recovery from the last durable evidence', async () => {
+    const { expectedDecision, expectedClass, resolutionOutcome, cancelOutcome } = await import('../../harness/model/kxm-model.js');
+    const ended = { process: 'ended' as const, receipt: { kind: 'not_queried' as const } };
+    expect(expectedDecision('intent', 'unknown', ended, false, false).decision).toBe('start_planned_attempt');
+    expect(expectedDecision('intent', 'unknown', ended, true, false).decision).toBe('lease_expired');
+    expect(expectedDecision('intent', 'unknown', ended, false, true).decision).toBe('lease_fenced');
+    expect(expectedDecision('dispatched', 'unknown', { ...ended, process: 'alive_same' }, false, false).decision).toBe('reattach');
+    expect(expectedDecision('dispatched', 'read-only', ended, false, false).decision).toBe('retry_bounded');
+    expect(expectedDecision('dispatched', 'workspace-mutation', { ...ended, postcondition: 'verified' }, false, false).decision).toBe('record_postcondition');
+    expect(expectedDecision('dispatched', 'workspace-mutation', { ...ended, postcondition: 'not_comparable' }, false, false).decision).toBe('blocked_uncertain');
+    expect(expectedDecision('dispatched', 'receipt-queryable', { process: 'ended', receipt: { kind: 'found' } }, false, false).decision).toBe('record_receipt');
+    expect(expectedDecision('dispatched', 'external-idempotent', { process: 'ended', receipt: { kind: 'absent' } }, false, false).decision).toBe('retry_same_key');
+    expect(expectedDecision('dispatched', 'external-idempotent', { process: 'replacement_exists', receipt: { kind: 'absent' } }, false, false).decision).toBe('blocked_uncertain');
+    expect(expectedDecision('dispatched', 'receipt-queryable', { process: 'ended', receipt: { kind: 'ambiguous' } }, false, false).decision).toBe('blocked_uncertain');
+    expect(expectedDecision('dispatched', 'external-non-idempotent', ended, false, false).decision).toBe('blocked_uncertain');
+    const registry = { revision: 'r', tools: { put: { class: 'external-idempotent' as const, receiptQuery: 'q' } } };
+    expect(expectedClass(registry, 'put', 'read-only')).toEqual({ effectClass: 'external-idempotent', declarationAccepted: false });
+    expect(expectedClass(registry, 'put', 'unknown')).toEqual({ effectClass: 'unknown', declarationAccepted: true });
+    expect(expectedClass(registry, 'shell', undefined).effectClass).toBe('unknown');
+    expect(resolutionOutcome('mark_completed', 'r', {}, 'a')).toBeNull();
+    expect(resolutionOutcome('confirm_absent_retry', 'r', { negativeQueryAuthoritative: true, newAttemptId: 'a' }, 'a')).toBeNull();
+    expect(resolutionOutcome('confirm_absent_retry', 'r', { negativeQueryAuthoritative: true, newAttemptId: 'b' }, 'a')).toBe('intent');
+    expect(cancelOutcome(['completed', 'cancelled'])).toBe('cancelled');
+    expect(cancelOutcome(['blocked_uncertain'])).toBe('blocked_uncertain');
+  });
+});
