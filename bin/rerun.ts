@@ -5,6 +5,7 @@ import { defaultJobs } from '../harness/pool.js';
 import { REFERENCE_MODULE } from '../reports/fingerprint.js';
 import { compareRerun } from '../reports/rerun-diff.js';
 import type { Launch, Report } from '../reports/schema.js';
+import { isExploration } from '../reports/verify-binding.js';
 import { verifyReport } from '../reports/verify.js';
 import { flag, intValue, stringValue, stringValues, type Parsed } from './args.js';
 import { launchFrom } from './cmd-run.js';
@@ -17,6 +18,15 @@ import { createProgress } from './progress.js';
  * it. The report's own command runs only with --accept-report-command, and is printed first.
  */
 export async function rerunReport(report: Report, parsed: Parsed): Promise<number> {
+  // An exploration's trial count may have been set by a time budget, so its settings do not fix what ran; each
+  // trial's own command replays exactly that trial, and the run command explores again from the same seed.
+  if (isExploration(report)) {
+    throw new EjcError(
+      'usage',
+      `verify --rerun re-runs ejc run reports; this is an ejc explore report. Explore again from its seed with: ${report.reproduce.run}` +
+        ' (or replay one generated trial with the reproduce command its scenario entry prints)',
+    );
+  }
   const { launch, why } = chooseLaunch(report, parsed);
   const implFiles = implFilesFor(report, parsed);
   const jobsText = stringValue(parsed, 'jobs');

@@ -108,8 +108,8 @@ interface ParsedRun {
 
 const VALUE_FLAGS = new Set(['impl', 'impl-option', 'impl-files', 'cmd', 'scenario', 'tag', 'seed', 'shard', 'timeout', 'expect-failures', 'out', 'junit', 'jobs', 'sign', 'trials', 'budget', 'max-shrinks', 'replay', 'machine', 'profile']);
 
-// An `ejc explore` report: its selection is the exploration, its commands are explore commands.
-function isExploration(report: Report): boolean {
+/** An `ejc explore` report: its selection is the exploration, its commands are explore commands. */
+export function isExploration(report: Report): boolean {
   return canonicalJson(report.selection.scenarios) === canonicalJson(['explore']) && /^(npx )?ejc explore( |$)/.test(report.reproduce.run);
 }
 

@@ -36,6 +36,10 @@ describe('ejc explore', () => {
     // Verify binds an exploration's commands too: a trial whose command replays no counterexample is named.
     const unbound = { ...whole.report, scenarios: whole.report.scenarios.map((s, i) => (i === 0 ? { ...s, reproduce: 'npx ejc explore --trials 3' } : s)) };
     expect(verifyReport(unbound).problems).toContain('$.scenarios[0].reproduce: does not replay one counterexample (--replay <seed>:<path>)');
+    // verify --rerun re-runs fixed-matrix reports; for an exploration it names the commands that reproduce it instead.
+    const rerun = await ejc(['verify', '--rerun', join(tmp.path, 'whole', 'report.json')]);
+    expect(rerun.exitCode).toBe(3);
+    expect(rerun.stderr).toContain('this is an ejc explore report. Explore again from its seed with: npx ejc explore');
     expect(whole.report.counts.trials).toBe(4);
     expect(whole.report.counts.kills).toBeGreaterThan(0);
     expect(whole.report.counts.bytesScanned).toBeGreaterThan(0);
