@@ -2,20 +2,12 @@
 import fc from 'fast-check';
 import { mapPool } from '../pool.js';
 import { deriveSeed } from '../rng.js';
-import type { Capabilities } from '../protocol/schemas.js';
-import type { Launch } from '../../reports/schema.js';
 import { trialCase } from './arb-case.js';
-import type { Features, TrialCase } from './case.js';
-import { runGeneratedTrial, type GeneratedTrial } from './trial.js';
+import type { TrialCase } from './case.js';
+import { runGeneratedTrial, type GeneratedTrial, type TrialRunOptions } from './trial.js';
 
-export interface ExploreRun {
-  readonly launch: Launch;
-  readonly timeoutMs: number;
-  readonly capabilities: Capabilities;
-  readonly features: Features;
-  readonly keep: 'all' | 'failed' | 'none';
-  readonly onKept?: (dir: string) => void;
-}
+/** What every trial of one exploration shares: the options of one trial without its id and seed. */
+export type ExploreRun = Omit<TrialRunOptions, 'id' | 'seed'>;
 
 /** One trial of the seed stream: its index, fast-check seed, the generated case and what it found. */
 export interface StreamTrial {

@@ -112,18 +112,23 @@ const prep = (runId: string, args: Record<string, unknown> = { a: 1 }) => ({
   correlation: { kind: 'run', runId, nodeId: 'n', attempt: 1 }, slot: 0, toolId: 't', tier: 3, args, secretArgKeys: [], outputMappingConfig: { field: 'tail', bound: 8 },
   audit: { providerAttempt: 1, callId: 'c', ownerId: 'o', generation: 0 },
 });
+// A committed settle acknowledged, the driver killed after it, a fresh driver listing the row as `state`.
+function killedAfterSettle(b: Builder, state: 'committed' | 'prepared'): void {
+  b.driver('p#1');
+  b.op('p#1', 'prepare', prep('r'), ok({ verdict: 'proceed', effectId: '1', idempotencyKey: 'k' }));
+  b.op('p#1', 'settle', { effectId: '1', state: 'committed', result }, ok({ effectId: '1', state: 'committed' }));
+  b.kill('p#1', 'boundary:after-settle');
+  b.driver('p#2', true);
+  b.op('p#2', 'listEffects', {}, ok({ effects: [{ effectId: '1', scope: { kind: 'run', runId: 'r', nodeId: 'n' }, slot: 0, toolId: 't', tier: 3, state, argsDigest: 'v5:x', idempotencyKey: 'k', resultRetained: state === 'committed', resolution: null, attempt: { nodeAttempt: 1, providerAttempt: 1, callId: 'c', ownerId: 'o', generation: 0 } }] }));
+}
+
 const result = { modelValue: 'v', truncated: false, summary: 's', outputMappingResult: null };
 const ok = (r: unknown): OpAnswer => ({ kind: 'result', result: r });
 
 describe('a history, folded through the model', () => {
   it('accepts a prepare, a settle, a kill after the ack, the restart and the replay', () => {
     const h = history((b) => {
-      b.driver('p#1');
-      b.op('p#1', 'prepare', prep('r'), ok({ verdict: 'proceed', effectId: '1', idempotencyKey: 'k' }));
-      b.op('p#1', 'settle', { effectId: '1', state: 'committed', result }, ok({ effectId: '1', state: 'committed' }));
-      b.kill('p#1', 'boundary:after-settle');
-      b.driver('p#2', true);
-      b.op('p#2', 'listEffects', {}, ok({ effects: [{ effectId: '1', scope: { kind: 'run', runId: 'r', nodeId: 'n' }, slot: 0, toolId: 't', tier: 3, state: 'committed', argsDigest: 'v5:x', idempotencyKey: 'k', resultRetained: true, resolution: null, attempt: { nodeAttempt: 1, providerAttempt: 1, callId: 'c', ownerId: 'o', generation: 0 } }] }));
+      killedAfterSettle(b, 'committed');
       b.op('p#2', 'gate', { scope: { kind: 'run', runId: 'r', nodeId: 'n' } }, ok({ decision: 'pass', effects: [{ effectId: '1', slot: 0, toolId: 't', tier: 3, state: 'committed', action: 'replay', idempotencyKey: 'k' }], refusal: null }));
       b.op('p#2', 'prepare', prep('r', { a: 1 }), ok({ verdict: 'replay', effectId: '1', result }));
     });
@@ -135,12 +140,7 @@ describe('a history, folded through the model', () => {
 
   it('names lost durability when an acknowledged settle is missing after the restart', () => {
     const h = history((b) => {
-      b.driver('p#1');
-      b.op('p#1', 'prepare', prep('r'), ok({ verdict: 'proceed', effectId: '1', idempotencyKey: 'k' }));
-      b.op('p#1', 'settle', { effectId: '1', state: 'committed', result }, ok({ effectId: '1', state: 'committed' }));
-      b.kill('p#1', 'boundary:after-settle');
-      b.driver('p#2', true);
-      b.op('p#2', 'listEffects', {}, ok({ effects: [{ effectId: '1', scope: { kind: 'run', runId: 'r', nodeId: 'n' }, slot: 0, toolId: 't', tier: 3, state: 'prepared', argsDigest: 'v5:x', idempotencyKey: 'k', resultRetained: false, resolution: null, attempt: { nodeAttempt: 1, providerAttempt: 1, callId: 'c', ownerId: 'o', generation: 0 } }] }));
+      killedAfterSettle(b, 'prepared');
     });
     expect(checkHistory(h, { tierMode: 'reconciling' }).failure?.clause).toBe('durability');
   });
