@@ -1,7 +1,7 @@
 // Proof that the scenarios bite: every deliberately broken journal fails a scenario, and every scenario catches one.
 import { afterAll, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
-import { runConformance } from '../../harness/run-conformance.js';
+import { runTargetScenarios } from './run-targets.js';
 import { listScenarios } from '../../scenarios/catalog.js';
 import { DEFECT_TARGETS } from './defect-targets.js';
 import { FIT_TARGETS } from './fit-targets.js';
@@ -14,17 +14,7 @@ const caughtBy = new Map<string, string[]>();
 describe('deliberately broken journals', () => {
   for (const { module, target } of CATALOGUE) {
     it(`${target.defect} is caught`, async () => {
-      const report = await runConformance({
-        launch: { kind: 'module', module, options: { defect: target.defect, ...(target.options ?? {}) } },
-        scenarioPatterns: [...target.scenarios],
-        tags: [],
-        seed: 1,
-        shard: null,
-        expectFailures: new Set(),
-        keep: 'none',
-        timeoutMs: 10_000,
-        argv: ['run'],
-      });
+      const report = await runTargetScenarios(module, { defect: target.defect, ...(target.options ?? {}) }, target.scenarios);
       const failed = report.scenarios.filter((s) => s.verdict === 'failed').map((s) => s.id);
       for (const id of failed) caughtBy.set(id, [...(caughtBy.get(id) ?? []), target.defect]);
       // A defect must show up as a failure, not hide as inconclusive: the evidence has to be a broken assertion.

@@ -138,3 +138,16 @@ export function fixtureFingerprint(): Report['fingerprint'] {
 export function clone<T>(value: T): T {
   return structuredClone(value);
 }
+
+/** A copy of `report` whose first scenario failed one assertion (two writes where one was due), unsealed. */
+export function withFirstScenarioFailed(report: Report): Report {
+  const failing = clone(report);
+  const s = failing.scenarios[0]!;
+  s.trials[0]!.assertions[0] = { name: 'writes', expected: 1, actual: 2, passed: false };
+  s.trials[0]!.verdict = 'failed';
+  s.verdict = 'failed';
+  failing.summary.passed -= 1;
+  failing.summary.failed += 1;
+  failing.verdict = 'nonconformant';
+  return failing;
+}

@@ -3,7 +3,7 @@ import { mergeReports, withoutShardFlag } from '../../reports/merge.js';
 import { sealReport } from '../../reports/seal.js';
 import type { Report } from '../../reports/schema.js';
 import { verifyReport } from '../../reports/verify.js';
-import { buildReport, clone } from './fixture.js';
+import { buildReport, clone, withFirstScenarioFailed } from './fixture.js';
 import { fingerprintOf } from '../../reports/fingerprint.js';
 
 function reseal(r: Report): Report {
@@ -29,14 +29,7 @@ describe('mergeReports', () => {
 
   it('re-derives a nonconformant verdict when one shard failed', () => {
     const shard1 = buildReport(undefined, { shard: { index: 1, count: 2 } });
-    const failing = clone(buildReport(undefined, { shard: { index: 2, count: 2 } }));
-    const s = failing.scenarios[0]!;
-    s.trials[0]!.assertions[0] = { name: 'writes', expected: 1, actual: 2, passed: false };
-    s.trials[0]!.verdict = 'failed';
-    s.verdict = 'failed';
-    failing.summary.passed -= 1;
-    failing.summary.failed += 1;
-    failing.verdict = 'nonconformant';
+    const failing = withFirstScenarioFailed(buildReport(undefined, { shard: { index: 2, count: 2 } }));
     const merged = mergeReports([shard1, reseal(failing)]);
     expect(merged.verdict).toBe('nonconformant');
     expect(merged.summary.failed).toBe(1);

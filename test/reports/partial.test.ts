@@ -4,7 +4,7 @@ import { mergeReports } from '../../reports/merge.js';
 import { sealReport } from '../../reports/seal.js';
 import type { Report } from '../../reports/schema.js';
 import { verifyReport } from '../../reports/verify.js';
-import { buildReport, clone } from './fixture.js';
+import { buildReport, withFirstScenarioFailed } from './fixture.js';
 
 function withPartial(r: Report, partial: Report['partial']): Report {
   const { outcomeDigest: _o, contentHash: _c, ...rest } = r;
@@ -23,14 +23,8 @@ describe('partial reports', () => {
   });
 
   it('a valid partial shard verifies, its mark is part of the outcome digest, and merge refuses it', () => {
-    const failing = clone(buildReport(undefined, { shard: { index: 1, count: 2 } }));
+    const failing = withFirstScenarioFailed(buildReport(undefined, { shard: { index: 1, count: 2 } }));
     const s = failing.scenarios[0]!;
-    s.trials[0]!.assertions[0] = { name: 'writes', expected: 1, actual: 2, passed: false };
-    s.trials[0]!.verdict = 'failed';
-    s.verdict = 'failed';
-    failing.summary.passed -= 1;
-    failing.summary.failed += 1;
-    failing.verdict = 'nonconformant';
     const whole = withPartial(failing, undefined);
     const partial = withPartial(failing, { reason: 'bail', stoppedAfter: s.id, notRun: ['cp99.never'] });
     expect(verifyReport(partial)).toEqual({ ok: true, problems: [] });
