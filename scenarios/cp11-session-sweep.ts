@@ -1,6 +1,6 @@
 // Crash point 11 (sessions): the sweep deletes exactly the captured rows, atomically, and never inside an outer transaction.
 import { defineScenario, type Need, type Scenario } from './define.js';
-import { defaultCall, rows, snapshotAfter, snapshotBefore } from './support.js';
+import { callPrepare, defaultCall, rows, snapshotAfter, snapshotBefore } from './support.js';
 import { captured, runTurn, sessionAddress, transcriptOf } from '../harness/engine/session-engine.js';
 import type { TrialContext } from '../harness/engine/trial-context.js';
 import type { JournalClient } from '../harness/engine/journal-client.js';
@@ -105,15 +105,7 @@ function sweep(id: string, title: string, needs: Need[], body: Body): Scenario {
 }
 
 async function prepareOnly(t: TrialContext, client: JournalClient, turn: number): Promise<{ effectId: string }> {
-  const verdict = await client.op('prepare', {
-    correlation: { kind: 'session', sessionId: SID, turn },
-    slot: 0,
-    toolId: 'http_request',
-    tier: 3,
-    args: defaultCall().args,
-    secretArgKeys: ['apiToken'],
-    audit: { providerAttempt: 1, callId: t.rng.id('call'), ownerId: 'engine', generation: 0 },
-  });
+  const verdict = await client.op('prepare', callPrepare(t, { kind: 'session', sessionId: SID, turn }));
   if (verdict.verdict !== 'proceed') throw new Error(`prepare at turn ${turn} did not proceed (${verdict.verdict})`);
   return verdict;
 }

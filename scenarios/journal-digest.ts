@@ -1,10 +1,9 @@
 // §11's persisted args digest, observed from outside: its exact value where the projection is unambiguous, and legacy forms refused.
 import { createHash } from 'node:crypto';
 import { defineScenario, type Scenario } from './define.js';
-import { defaultCall, runEffectKey, seedRows, snapshotAfter, snapshotBefore } from './support.js';
+import { callPrepare, defaultCall, runEffectKey, seedRows, snapshotAfter, snapshotBefore } from './support.js';
 import { resumeRun } from '../harness/engine/run-engine.js';
 import type { ToolCall } from '../harness/engine/model.js';
-import type { TrialContext } from '../harness/engine/trial-context.js';
 
 // Arguments whose redacted projection has one reading: no credential-shaped key, scheme, URL userinfo, query or flag,
 // so the only redaction is dropping the declared secret keys. The expectation needs no redactor of its own.
@@ -34,7 +33,7 @@ export const journalDigest: Scenario[] = [
       const ids: string[] = [];
       for (const [i, w] of WORKLOADS.entries()) {
         const call = defaultCall({ args: w.args, secretArgKeys: w.secretArgKeys });
-        const verdict = await client.op('prepare', prepareOf(t, runId, `node-${i}`, call));
+        const verdict = await client.op('prepare', callPrepare(t, { kind: 'run', runId, nodeId: `node-${i}`, attempt: 1 }, call));
         ids.push(verdict.verdict === 'proceed' ? verdict.effectId : `refused:${verdict.verdict}`);
       }
       const all = await snapshotAfter(t, client);
@@ -75,18 +74,6 @@ export const journalDigest: Scenario[] = [
     },
   }),
 ];
-
-function prepareOf(t: TrialContext, runId: string, nodeId: string, call: ToolCall) {
-  return {
-    correlation: { kind: 'run' as const, runId, nodeId, attempt: 1 },
-    slot: call.slot,
-    toolId: call.toolId,
-    tier: call.tier,
-    args: call.args,
-    secretArgKeys: [...call.secretArgKeys],
-    audit: { providerAttempt: 1, callId: t.rng.id('call'), ownerId: 'engine', generation: 0 },
-  };
-}
 
 /** v5: + SHA-256 hex of canonical JSON of the arguments without their declared secret keys, computed here, not by any journal. */
 export function expectedDigest(args: Readonly<Record<string, unknown>>, secretArgKeys: readonly string[]): string {

@@ -113,15 +113,18 @@ export function expectDigestForms(t: TrialContext, all: readonly EffectRow[], wh
 
 /** The prepare the engine would send for the default call at slot 0 of a run node. */
 export function defaultPrepare(t: TrialContext, runId: string, nodeId: string): OpParams<'prepare'> {
-  const call = defaultCall();
+  return { ...callPrepare(t, { kind: 'run', runId, nodeId, attempt: 1 }), outputMappingConfig: { ...DEFAULT_MAPPING } };
+}
+
+/** The prepare of one tool call (the default call unless given) under a correlation, as a first attempt of the engine. */
+export function callPrepare(t: TrialContext, correlation: OpParams<'prepare'>['correlation'], call: ToolCall = defaultCall()): OpParams<'prepare'> {
   return {
-    correlation: { kind: 'run', runId, nodeId, attempt: 1 },
+    correlation,
     slot: call.slot,
     toolId: call.toolId,
     tier: call.tier,
     args: call.args,
     secretArgKeys: [...call.secretArgKeys],
-    outputMappingConfig: { ...DEFAULT_MAPPING },
     audit: { providerAttempt: 1, callId: t.rng.id('call'), ownerId: 'engine', generation: 0 },
   };
 }

@@ -3,7 +3,7 @@ import type { Capabilities, CapturedRow, EffectRow } from '../harness/protocol/s
 import type { JournalClient } from '../harness/engine/journal-client.js';
 import type { TrialContext } from '../harness/engine/trial-context.js';
 import { captured } from '../harness/engine/session-engine.js';
-import { defaultCall, rows } from './support.js';
+import { callPrepare, defaultCall, rows } from './support.js';
 
 /** The largest sweep discovery grows to before it gives up on seeing a second chunk. */
 export const DISCOVERY_LIMIT = 1024;
@@ -32,15 +32,7 @@ export async function committedRows(t: TrialContext, client: JournalClient, sess
   let turn = Math.max(-1, ...have.map((r) => r.turn)) + 1;
   for (; have.length < total; turn += 1) {
     const call = defaultCall();
-    const v = await client.op('prepare', {
-      correlation: { kind: 'session', sessionId, turn },
-      slot: call.slot,
-      toolId: call.toolId,
-      tier: call.tier,
-      args: call.args,
-      secretArgKeys: [...call.secretArgKeys],
-      audit: { providerAttempt: 1, callId: t.rng.id('call'), ownerId: 'engine', generation: 0 },
-    });
+    const v = await client.op('prepare', callPrepare(t, { kind: 'session', sessionId, turn }, call));
     if (v.verdict !== 'proceed') throw new Error(`setup prepare at turn ${turn} did not proceed (${v.verdict})`);
     await client.op('settle', { effectId: v.effectId, state: 'committed', result: null });
     have = [...have, captured(v.effectId, sessionId, turn, call.slot, call.toolId)];
