@@ -5,10 +5,11 @@ import { runTargetScenarios } from './run-targets.js';
 import { listScenarios } from '../../scenarios/catalog.js';
 import { DEFECT_TARGETS } from './defect-targets.js';
 import { FIT_TARGETS } from './fit-targets.js';
+import { EDGE_TARGETS } from './edge-targets.js';
 
 const BROKEN = fileURLToPath(new URL('../broken/broken-journal.mjs', import.meta.url));
 const FIT = fileURLToPath(new URL('../broken/fit-journals.mjs', import.meta.url));
-const CATALOGUE = [...DEFECT_TARGETS.map((target) => ({ module: BROKEN, target })), ...FIT_TARGETS.map((target) => ({ module: FIT, target }))];
+const CATALOGUE = [...DEFECT_TARGETS.map((target) => ({ module: BROKEN, target })), ...FIT_TARGETS.map((target) => ({ module: FIT, target })), ...EDGE_TARGETS];
 const caughtBy = new Map<string, string[]>();
 
 describe('deliberately broken journals', () => {

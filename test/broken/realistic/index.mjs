@@ -16,3 +16,18 @@ export const REALISTIC = [
 export function realisticModule(name) {
   return new URL(`./${name}.mjs`, import.meta.url).pathname;
 }
+
+/** The edge red team's realistic broken journals (sessions, erasure, checkpoints, the v5 digest, KXM leases), by name. */
+export const EDGE = [
+  'edge-checkpoint-frame-count',
+  'edge-kxm-fence-per-tool',
+  'edge-kxm-lease-strict-expiry',
+  'edge-open-skips-idle-checkpoint',
+  'edge-own-html-safe-json',
+  'edge-own-terminal-soft-delete',
+  'edge-own-utf8-key-order',
+  'edge-secure-delete-fast',
+  'edge-session-result-in-audit',
+  'edge-sweep-through-captured-turn',
+  'edge-terminal-archives-rows',
+];

@@ -1,0 +1,51 @@
+// Which edge.* scenario must fail (failed, never inconclusive) for each edge realistic broken journal, and the clean
+// journals (reference, from-scratch ledger, log, Python) that must pass every edge.* scenario that applies to them.
+import { fileURLToPath } from 'node:url';
+import type { Report } from '../../reports/schema.js';
+import type { DefectTarget } from './defect-targets.js';
+
+const realistic = (await import(new URL('../broken/realistic/index.mjs', import.meta.url).href)) as { EDGE: string[]; realisticModule: (name: string) => string };
+
+// Each journal's class of bug and the scenario designed for that class (the default matrix before edge.* passed the
+// first six as conformant; the others only a generated trial of explore.* caught, or a scenario for another reason).
+const CATCHES: Readonly<Record<string, readonly string[]>> = {
+  'edge-checkpoint-frame-count': ['edge.erasure.checkpoint-complete-means-erased'],
+  'edge-kxm-fence-per-tool': ['edge.kxm.lease.fence-spans-tools-and-runs'],
+  'edge-kxm-lease-strict-expiry': ['edge.kxm.lease.expiry-instant'],
+  'edge-own-html-safe-json': ['edge.digest.canonical-corners'],
+  'edge-own-utf8-key-order': ['edge.digest.canonical-corners'],
+  'edge-open-skips-idle-checkpoint': ['edge.erasure.deferred-retried-on-open'],
+  'edge-own-terminal-soft-delete': ['edge.erasure.run-result-after-terminal'],
+  'edge-secure-delete-fast': ['edge.erasure.run-result-after-terminal', 'edge.erasure.large-legacy-result-cleared'],
+  'edge-session-result-in-audit': ['edge.session.result-never-written'],
+  'edge-sweep-through-captured-turn': ['edge.session.post-read-commit-any-turn'],
+  'edge-terminal-archives-rows': ['edge.erasure.run-result-after-terminal'],
+};
+
+export interface EdgeTarget {
+  readonly module: string;
+  readonly target: DefectTarget;
+}
+
+/** One catalogue entry per edge journal: its module, and evidence that each designed scenario failed. */
+export const EDGE_TARGETS: readonly EdgeTarget[] = realistic.EDGE.map((name) => {
+  const scenarios = CATCHES[name];
+  if (!scenarios) throw new Error(`test/conformance/edge-targets.ts names no catching scenario for ${name}`);
+  return { module: realistic.realisticModule(name), target: { defect: `realistic/${name}`, scenarios, evidence: (report) => expectFailed(report, scenarios) } };
+});
+
+function expectFailed(report: Report, scenarios: readonly string[]): void {
+  const wrong = scenarios.flatMap((id) => {
+    const s = report.scenarios.find((x) => x.id === id);
+    return s?.verdict === 'failed' ? [] : [`${id}: ${s?.verdict ?? 'not run'} ${s?.reason ?? ''}`];
+  });
+  if (wrong.length > 0) throw new Error(`expected failed, got ${wrong.join('; ')}`);
+}
+
+/** Journals with no injected edge bug: every edge.* scenario they can run must pass. */
+export const EDGE_CLEAN = {
+  reference: fileURLToPath(new URL('../../dist/reference-impl/adapter.js', import.meta.url)),
+  ledger: fileURLToPath(new URL('../fixtures/adapters/ledger-journal.mjs', import.meta.url)),
+  log: fileURLToPath(new URL('../../examples/log-journal/journal.mjs', import.meta.url)),
+  python: fileURLToPath(new URL('../../examples/python-journal/journal.py', import.meta.url)),
+};
