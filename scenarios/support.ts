@@ -7,6 +7,7 @@ import { defaultCall, logicalKey, scopeKey, type NodeScript, type RunScript, typ
 import { DEFAULT_MAPPING, deriveProjections, nodeOutput } from '../harness/engine/projections.js';
 import { startRun } from '../harness/engine/run-engine.js';
 import { journalFiles, makeCanary, scanForCanaries } from '../harness/world/byte-scan.js';
+import { scanEncodedForms } from '../harness/world/canary-forms.js';
 
 export { defaultCall };
 
@@ -66,10 +67,15 @@ export function originalOutput(t: TrialContext, run: RunScript, node: NodeScript
  */
 export async function scanCanaries(t: TrialContext, client: JournalClient, canaries: readonly string[], mode: 'judged' | 'control' = 'judged'): Promise<number> {
   const { files } = await client.op('files', {});
-  const scan = scanForCanaries(journalFiles(client.journalDir, files), canaries, client.journalDir);
+  const all = journalFiles(client.journalDir, files);
+  const scan = scanForCanaries(all, canaries, client.journalDir);
+  // A canary re-encoded (base64, hex, UTF-16) is the same bytes kept: counted once per canary and file, beside plain hits.
+  const plain = new Set(scan.hits.map((h) => `${h.file}\0${h.canarySha256}`));
+  const encoded = scanEncodedForms(all, canaries, client.journalDir).filter((h) => !plain.has(`${h.file}\0${h.canarySha256}`));
+  const hits = scan.hits.length + encoded.length;
   t.tally.bytesScanned += scan.bytesScanned;
-  if (mode === 'judged') t.tally.canaryHits += scan.hits.length;
-  return scan.hits.length;
+  if (mode === 'judged') t.tally.canaryHits += hits;
+  return hits;
 }
 
 /** A fresh canary from the trial's seed, planted in the trial (masked in every output, watched for in driver output). */

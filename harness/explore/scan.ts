@@ -2,6 +2,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { TrialContext } from '../engine/trial-context.js';
+import { decodedViews } from '../world/canary-forms.js';
 
 /** Reads every file under `dir` whole and records which canaries (by id) each holds. */
 export function scanJournalDir(t: TrialContext, dir: string, canaries: readonly string[]): void {
@@ -19,8 +20,10 @@ export function scanJournalDir(t: TrialContext, dir: string, canaries: readonly 
     }
     files += 1;
     bytes += data.length;
+    // Re-encoded (base64, hex, UTF-16) is the same bytes kept.
+    const views = decodedViews(data);
     needles.forEach((needle, id) => {
-      if (data.includes(needle)) hits.push({ id, file: relative(dir, path) });
+      if (data.includes(needle) || views.some((v) => v.includes(needle))) hits.push({ id, file: relative(dir, path) });
     });
   }
   t.tally.bytesScanned += bytes;

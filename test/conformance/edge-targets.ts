@@ -7,8 +7,10 @@ import type { DefectTarget } from './defect-targets.js';
 const realistic = (await import(new URL('../broken/realistic/index.mjs', import.meta.url).href)) as { EDGE: string[]; realisticModule: (name: string) => string };
 
 // Each journal's class of bug and the scenario designed for that class (the default matrix before edge.* passed the
-// first six as conformant; the others only a generated trial of explore.* caught, or a scenario for another reason).
+// first seven as conformant; the others only a generated trial of explore.* caught, or a scenario for another reason).
 const CATCHES: Readonly<Record<string, readonly string[]>> = {
+  // Caught by the byte scan once it also looks for re-encoded canaries (harness/world/canary-forms.ts).
+  'edge-args-kept-base64': ['secrets.args-never-on-disk'],
   'edge-checkpoint-frame-count': ['edge.erasure.checkpoint-complete-means-erased'],
   'edge-kxm-fence-per-tool': ['edge.kxm.lease.fence-spans-tools-and-runs'],
   'edge-kxm-lease-strict-expiry': ['edge.kxm.lease.expiry-instant'],

@@ -19,6 +19,7 @@ export function realisticModule(name) {
 
 /** The edge red team's realistic broken journals (sessions, erasure, checkpoints, the v5 digest, KXM leases), by name. */
 export const EDGE = [
+  'edge-args-kept-base64',
   'edge-checkpoint-frame-count',
   'edge-kxm-fence-per-tool',
   'edge-kxm-lease-strict-expiry',
