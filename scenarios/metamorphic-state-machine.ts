@@ -1,0 +1,92 @@
+// §6 as a table: a settle moves only a prepared row; from every other state, and for every id that is no row's, it is an
+// error that changes nothing (no late answer turns an ambiguous row into a commit), before and after a restart.
+import { defineScenario, type Scenario } from './define.js';
+import { snapshotAfter, snapshotBefore } from './support.js';
+import { changedRows, committedRow, expectVerdict, killAndRestart, proceed, resultFor, rowsById, runPrepare } from './metamorphic-support.js';
+import { expectPrepare } from '../harness/model/gate-table.js';
+import { gateFor } from '../harness/engine/harness-gate.js';
+import type { OpParams } from '../harness/protocol/schemas.js';
+import type { JournalClient } from '../harness/engine/journal-client.js';
+import type { TrialContext } from '../harness/engine/trial-context.js';
+
+type Settle = OpParams<'settle'>;
+
+export const metamorphicStateMachine: Scenario[] = [
+  defineScenario({
+    id: 'metamorphic.state-machine.settle-moves-only-prepared',
+    title: 'Settle moves only a prepared row: from committed, ambiguous or needs_attention, and for ids no row has, it is an error that changes nothing',
+    spec: 'effect-journal §6 (prepared → committed | ambiguous; ambiguous → committed only by tier-2 reconciliation; committed is final), §4',
+    tags: ['run', 'state-machine', 'metamorphic'],
+    needs: [],
+    description:
+      'Rows are left committed with a result, committed without one, ambiguous (the target timed out) and, when the journal moves it there, needs_attention. Each is settled again in every way a late or confused writer could (committed with a result, committed without, ambiguous): each must answer settle_already_settled and leave every row and every gate answer as it was. Ids that are no row\'s (never issued, a swept row\'s, an issued id with a suffix) answer settle_no_row. A prepared control row settles normally. After a SIGKILL and a restart the rows, the gates and the re-run prepares still say what the record said.',
+    asserts: [
+      'a settle of a row that is not prepared answers settle_already_settled and changes no row',
+      'a settle of an id no row has answers settle_no_row and changes no row',
+      'a prepared row settles (the control)',
+      'after a restart every gate and re-run prepare answers as before the settles',
+    ],
+    async trial(t) {
+      let client = await t.driver();
+      const runId = t.rng.id('run');
+      const at = (nodeId: string) => runPrepare(t, runId, nodeId);
+      const committed = await committedRow(t, client, at('committed'), resultFor('committed'), 'the committed row');
+      const unretained = await committedRow(t, client, at('unretained'), null, 'the committed row without a result');
+      const ambiguous = await proceed(t, client, at('ambiguous'), 'the ambiguous row');
+      await client.op('settle', { effectId: ambiguous, state: 'ambiguous', reason: 'the target did not answer' });
+      const flagged = await proceed(t, client, at('attention'), 'the row the gate flags');
+      await gateFor(t, client, { kind: 'run', runId, nodeId: 'attention' });
+      const listed = await rowsById(client);
+      const targets: Array<[string, string, string]> = [['committed', committed, 'committed'], ['committed without a result', unretained, 'unretained'], ['ambiguous', ambiguous, 'ambiguous']];
+      // Moving an unresolved row to needs_attention is the journal's choice (§6); only a row it moved is probed as such.
+      if (listed.get(flagged)?.state === 'needs_attention') targets.push(['needs_attention', flagged, 'attention']);
+      const swept = await committedRow(t, client, runPrepare(t, `${runId}-done`, 'n'), resultFor('swept'), 'the swept row');
+      await client.op('runTerminal', { runId: `${runId}-done` });
+      const nodes = ['committed', 'unretained', 'ambiguous', 'attention'];
+      const gatesBefore = await gates(t, client, runId, nodes);
+      const late: Array<[string, (id: string) => Settle]> = [
+        ['committed with a result (a late answer)', (id) => ({ effectId: id, state: 'committed', result: resultFor('late') })],
+        ['committed without a result', (id) => ({ effectId: id, state: 'committed', result: null })],
+        ['ambiguous', (id) => ({ effectId: id, state: 'ambiguous', reason: 'late timeout' })],
+      ];
+      for (const [state, id] of targets) {
+        for (const [how, settle] of late) await probe(t, client, `settle of the ${state} row as ${how}`, settle(id), 'settle_already_settled');
+      }
+      const live = new Set((await rowsById(client)).keys());
+      const unknown = ['987654321', `${committed}x`, `x${ambiguous}`, ...(live.has(swept) ? [] : [swept])];
+      for (const id of unknown) await probe(t, client, `settle of ${JSON.stringify(id)}, an id no row has`, { effectId: id, state: 'committed', result: resultFor('foreign') }, 'settle_no_row');
+      const control = await proceed(t, client, at('control'), 'the control row');
+      const settled = await client.try('settle', { effectId: control, state: 'committed', result: resultFor('control') });
+      t.expect('the prepared control row settles committed', 'committed', settled.ok ? settled.result.state : settled.code);
+      t.expect('gates after the settles', gatesBefore, await gates(t, client, runId, nodes));
+      await snapshotBefore(t, client);
+      client = await killAndRestart(t, client);
+      t.expect('gates after a SIGKILL and restart', gatesBefore, await gates(t, client, runId, nodes));
+      const again = async (nodeId: string) => client.op('prepare', at(nodeId));
+      expectVerdict(t, 'the committed row prepared again', expectPrepare({ scope: 'run', state: 'committed', resolution: null, legacyDigest: false, sameArgs: 'same', sameMapping: true, retained: true }), await again('committed'), resultFor('committed'));
+      expectVerdict(t, 'the committed row without a result prepared again', expectPrepare({ scope: 'run', state: 'committed', resolution: null, legacyDigest: false, sameArgs: 'same', sameMapping: true, retained: false }), await again('unretained'));
+      for (const nodeId of ['ambiguous', 'attention']) {
+        expectVerdict(t, `the ${nodeId} row prepared again`, expectPrepare({ scope: 'run', state: 'unresolved', resolution: null, legacyDigest: false, sameArgs: 'same', sameMapping: true, retained: false }), await again(nodeId));
+      }
+      await snapshotAfter(t, client);
+    },
+  }),
+];
+
+// One settle that must fail with `code` and leave every row as it was.
+async function probe(t: TrialContext, client: JournalClient, name: string, settle: Settle, code: string): Promise<void> {
+  const before = await rowsById(client);
+  const out = await client.try('settle', settle);
+  t.expect(name, code, out.ok ? `accepted as ${out.result.state}` : out.code);
+  t.expect(`${name}: rows changed`, [], changedRows(before, await rowsById(client)));
+}
+
+// What each node's gate answers, in words that do not depend on effect ids.
+async function gates(t: TrialContext, client: JournalClient, runId: string, nodes: readonly string[]): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  for (const nodeId of nodes) {
+    const g = await gateFor(t, client, { kind: 'run', runId, nodeId });
+    out[nodeId] = `${g.decision}: ${g.effects.map((e) => `${e.state === 'committed' ? 'committed' : 'unresolved'}/${e.action}`).join(', ')}`;
+  }
+  return out;
+}
