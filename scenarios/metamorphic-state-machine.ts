@@ -71,6 +71,38 @@ export const metamorphicStateMachine: Scenario[] = [
       await snapshotAfter(t, client);
     },
   }),
+  defineScenario({
+    id: 'metamorphic.state-machine.superseded-id',
+    title: 'A late settle of a discarded row\'s id never lands on the row that replaced it',
+    spec: 'effect-journal §6 ("needs_attention → an operator resolved it"), §8 (discarded: the node may run again), §2 EffectAttemptId',
+    tags: ['run', 'state-machine', 'resolution', 'metamorphic'],
+    needs: ['resolution'],
+    description:
+      'A tier-3 effect is prepared and its worker is presumed dead; the gate refuses, an operator discards the row and the node runs again: its prepare proceeds as a new row. Then the old worker\'s call returns and it settles the id it was given. Whatever the journal answers, the replacement row must not change: it stays prepared until its own settle, and a later re-run replays the replacement\'s result, never the old worker\'s.',
+    asserts: ['the replacement row is unchanged by the superseded id\'s settle', 'its own settle commits it', 'a re-run replays the replacement\'s result'],
+    async trial(t) {
+      let client = await t.driver();
+      const runId = t.rng.id('run');
+      const p = runPrepare(t, runId, 'node-a');
+      const old = await proceed(t, client, p, 'the first occurrence');
+      await committedRow(t, client, runPrepare(t, runId, 'node-b'), resultFor('node-b'), 'a later row of another node');
+      t.expect('gate before the resolution', 'refuse', (await gateFor(t, client, { kind: 'run', runId, nodeId: 'node-a' })).decision);
+      await client.op('resolve', { effectId: old, decision: 'discarded', actor: 'operator@example.test' });
+      const fresh = await proceed(t, client, { ...p, audit: { ...p.audit, callId: t.rng.id('call') } }, 'the re-run after the discard');
+      const before = (await rowsById(client)).get(fresh);
+      if (fresh !== old) {
+        await client.try('settle', { effectId: old, state: 'committed', result: resultFor('old worker') });
+        t.expect('the replacement row after the superseded id\'s settle', before, (await rowsById(client)).get(fresh));
+      }
+      const own = await client.try('settle', { effectId: fresh, state: 'committed', result: resultFor('replacement') });
+      t.expect('the replacement\'s own settle', 'committed', own.ok ? own.result.state : own.code);
+      await snapshotBefore(t, client);
+      client = await killAndRestart(t, client);
+      const again = await client.op('prepare', { ...p, audit: { ...p.audit, callId: t.rng.id('call') } });
+      expectVerdict(t, 'a re-run of the node after a restart', [{ verdict: 'replay' }], again, resultFor('replacement'));
+      await snapshotAfter(t, client);
+    },
+  }),
 ];
 
 // One settle that must fail with `code` and leave every row as it was.

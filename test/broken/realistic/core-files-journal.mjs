@@ -57,7 +57,7 @@ export function createFilesJournal({ crashpoint }, bugs, name = 'core-files-jour
     const m = parseId(id);
     if (!m) return null;
     const r = readRow(m[1]);
-    return r && r.gen === Number(m[2]) ? r : null;
+    return r && (bugs.settleAnyGeneration || r.gen === Number(m[2])) ? r : null;
   };
 
   // A finished write: the bytes, then fsync of the file; the name appears atomically (link or rename), then the directory's fsync.

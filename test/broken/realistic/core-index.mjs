@@ -1,0 +1,20 @@
+// The core red team's realistic broken journals (§2–§9, §13), each with the metamorphic scenario that catches it.
+// None of them is caught by a fixed scenario of the matrix before metamorphic.*; some only by bounded exploration.
+export const CORE = [
+  { name: 'core-ambiguous-late-commit', scenario: 'metamorphic.state-machine.settle-moves-only-prepared' },
+  { name: 'core-refusal-rewrites-digest', scenario: 'metamorphic.refusals.every-input-that-matters' },
+  { name: 'core-gate-forgets-attention', scenario: 'metamorphic.gate.every-cell' },
+  { name: 'core-conservative-tier1-rerun', scenario: 'metamorphic.gate.every-cell' },
+  { name: 'core-mapping-absent-is-empty', scenario: 'metamorphic.refusals.every-input-that-matters' },
+  { name: 'core-files-attempt-in-identity', scenario: 'metamorphic.identity.cr95-budget-redispatch' },
+  { name: 'core-files-node-ignored', scenario: 'metamorphic.identity.inputs' },
+  { name: 'core-files-settle-any-generation', scenario: 'metamorphic.state-machine.superseded-id' },
+];
+
+/** The from-scratch journal the core-files-* bugs are made of; it is conformant without them. */
+export const CORE_FILES_JOURNAL = 'core-files-journal';
+
+/** The adapter module of a core journal. */
+export function coreModule(name) {
+  return new URL(`./${name}.mjs`, import.meta.url).pathname;
+}
