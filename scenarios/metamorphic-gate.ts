@@ -99,9 +99,9 @@ export const metamorphicGate: Scenario[] = [
 // One row of `runId/nodeId` at `slot` left in `cell`.
 async function make(t: TrialContext, client: JournalClient, runId: string, nodeId: string, slot: number, tier: Tier, cell: Cell): Promise<void> {
   const p = runPrepare(t, runId, nodeId, { slot, tier, toolId: `tool-${slot}` });
-  if (cell === 'committed') return void (await committedRow(t, client, p, resultFor(`${nodeId}/${slot}`), `${nodeId} slot ${slot}`));
-  if (cell === 'committed, no result') return void (await committedRow(t, client, p, null, `${nodeId} slot ${slot}`));
-  const id = await proceed(t, client, p, `${nodeId} slot ${slot}`);
+  if (cell === 'committed') return void (await committedRow(client, p, resultFor(`${nodeId}/${slot}`), `${nodeId} slot ${slot}`));
+  if (cell === 'committed, no result') return void (await committedRow(client, p, null, `${nodeId} slot ${slot}`));
+  const id = await proceed(client, p, `${nodeId} slot ${slot}`);
   if (cell === 'ambiguous') await client.op('settle', { effectId: id, state: 'ambiguous', reason: 'the target did not answer' });
 }
 

@@ -31,9 +31,9 @@ export const metamorphicIdentity: Scenario[] = [
       const runId = t.rng.id('run');
       const otherRun = `${runId}-b`;
       const base = runPrepare(t, runId, 'node-a', { correlation: { kind: 'run', runId, nodeId: 'node-a', attempt: 2 } });
-      const baseId = await committedRow(t, client, base, resultFor('base'), 'the committed effect');
+      const baseId = await committedRow(client, base, resultFor('base'), 'the committed effect');
       const held = runPrepare(t, runId, 'node-held', { correlation: { kind: 'run', runId, nodeId: 'node-held', attempt: 2 } });
-      await proceed(t, client, held, 'the unresolved effect');
+      await proceed(client, held, 'the unresolved effect');
       const audit = auditVariants(t);
       const askAudit = async (c: JournalClient, when: string) => {
         for (const [what, vary] of audit) {

@@ -33,8 +33,8 @@ export const metamorphicRefusals: Scenario[] = [
       const runId = t.rng.id('run');
       const mapped = runPrepare(t, runId, 'mapped', { args: { method: 'POST', url: 'https://orders.invalid/api', amount: 42, lines: [{ sku: 'a-1', qty: 2 }, { sku: 'b-2', qty: 1 }], meta: { channel: 'web', retry: false }, apiToken: 'tok-one' } });
       const { outputMappingConfig: _none, ...unmapped } = runPrepare(t, runId, 'unmapped');
-      await committedRow(t, client, mapped, resultFor('mapped'), 'the mapped effect');
-      await committedRow(t, client, unmapped, resultFor('unmapped'), 'the effect without a mapping');
+      await committedRow(client, mapped, resultFor('mapped'), 'the mapped effect');
+      await committedRow(client, unmapped, resultFor('unmapped'), 'the effect without a mapping');
       const bases = { mapped, unmapped } as const;
       const answers = new Map<string, string>();
       const ask = async (c: JournalClient, when: string, first: boolean) => {

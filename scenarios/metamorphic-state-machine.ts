@@ -30,17 +30,17 @@ export const metamorphicStateMachine: Scenario[] = [
       let client = await t.driver();
       const runId = t.rng.id('run');
       const at = (nodeId: string) => runPrepare(t, runId, nodeId);
-      const committed = await committedRow(t, client, at('committed'), resultFor('committed'), 'the committed row');
-      const unretained = await committedRow(t, client, at('unretained'), null, 'the committed row without a result');
-      const ambiguous = await proceed(t, client, at('ambiguous'), 'the ambiguous row');
+      const committed = await committedRow(client, at('committed'), resultFor('committed'), 'the committed row');
+      const unretained = await committedRow(client, at('unretained'), null, 'the committed row without a result');
+      const ambiguous = await proceed(client, at('ambiguous'), 'the ambiguous row');
       await client.op('settle', { effectId: ambiguous, state: 'ambiguous', reason: 'the target did not answer' });
-      const flagged = await proceed(t, client, at('attention'), 'the row the gate flags');
+      const flagged = await proceed(client, at('attention'), 'the row the gate flags');
       await gateFor(t, client, { kind: 'run', runId, nodeId: 'attention' });
       const listed = await rowsById(client);
       const targets: Array<[string, string, string]> = [['committed', committed, 'committed'], ['committed without a result', unretained, 'unretained'], ['ambiguous', ambiguous, 'ambiguous']];
       // Moving an unresolved row to needs_attention is the journal's choice (§6); only a row it moved is probed as such.
       if (listed.get(flagged)?.state === 'needs_attention') targets.push(['needs_attention', flagged, 'attention']);
-      const swept = await committedRow(t, client, runPrepare(t, `${runId}-done`, 'n'), resultFor('swept'), 'the swept row');
+      const swept = await committedRow(client, runPrepare(t, `${runId}-done`, 'n'), resultFor('swept'), 'the swept row');
       await client.op('runTerminal', { runId: `${runId}-done` });
       const nodes = ['committed', 'unretained', 'ambiguous', 'attention'];
       const gatesBefore = await gates(t, client, runId, nodes);
@@ -55,7 +55,7 @@ export const metamorphicStateMachine: Scenario[] = [
       const live = new Set((await rowsById(client)).keys());
       const unknown = ['987654321', `${committed}x`, `x${ambiguous}`, ...(live.has(swept) ? [] : [swept])];
       for (const id of unknown) await probe(t, client, `settle of ${JSON.stringify(id)}, an id no row has`, { effectId: id, state: 'committed', result: resultFor('foreign') }, 'settle_no_row');
-      const control = await proceed(t, client, at('control'), 'the control row');
+      const control = await proceed(client, at('control'), 'the control row');
       const settled = await client.try('settle', { effectId: control, state: 'committed', result: resultFor('control') });
       t.expect('the prepared control row settles committed', 'committed', settled.ok ? settled.result.state : settled.code);
       t.expect('gates after the settles', gatesBefore, await gates(t, client, runId, nodes));
@@ -84,11 +84,11 @@ export const metamorphicStateMachine: Scenario[] = [
       let client = await t.driver();
       const runId = t.rng.id('run');
       const p = runPrepare(t, runId, 'node-a');
-      const old = await proceed(t, client, p, 'the first occurrence');
-      await committedRow(t, client, runPrepare(t, runId, 'node-b'), resultFor('node-b'), 'a later row of another node');
+      const old = await proceed(client, p, 'the first occurrence');
+      await committedRow(client, runPrepare(t, runId, 'node-b'), resultFor('node-b'), 'a later row of another node');
       t.expect('gate before the resolution', 'refuse', (await gateFor(t, client, { kind: 'run', runId, nodeId: 'node-a' })).decision);
       await client.op('resolve', { effectId: old, decision: 'discarded', actor: 'operator@example.test' });
-      const fresh = await proceed(t, client, { ...p, audit: { ...p.audit, callId: t.rng.id('call') } }, 'the re-run after the discard');
+      const fresh = await proceed(client, { ...p, audit: { ...p.audit, callId: t.rng.id('call') } }, 'the re-run after the discard');
       const before = (await rowsById(client)).get(fresh);
       if (fresh !== old) {
         await client.try('settle', { effectId: old, state: 'committed', result: resultFor('old worker') });

@@ -5,6 +5,7 @@ import type { JournalClient } from '../harness/engine/journal-client.js';
 import { DEFAULT_MAPPING } from '../harness/engine/projections.js';
 import { describeVerdicts, verdictAllowed, type AllowedVerdict } from '../harness/model/gate-table.js';
 import { rows } from './support.js';
+import { proceeded } from '../harness/engine/setup-verdict.js';
 
 export type Prepare = OpParams<'prepare'>;
 
@@ -30,18 +31,15 @@ export function resultFor(tag: string): RecordedResult {
 
 /**
  * Prepares a fresh identity and returns its effect id. Any other verdict is the journal's own failure (a fresh identity
- * proceeds, §2, §4), recorded as such before the trial stops: an identity the journal conflates with another shows here.
+ * proceeds, §2, §4), recorded conclusively when the trial stops: an identity the journal conflates with another shows here.
  */
-export async function proceed(t: TrialContext, client: JournalClient, p: Prepare, what: string): Promise<string> {
-  const v = await client.op('prepare', p);
-  if (v.verdict === 'proceed') return v.effectId;
-  t.failConclusively(`the prepare of ${what}, an identity no row holds, proceeds (effect-journal §2, §4)`, 'proceed', verdictWord(v));
-  throw new Error(`the prepare of ${what} did not proceed (${verdictWord(v)})`);
+export async function proceed(client: JournalClient, p: Prepare, what: string): Promise<string> {
+  return proceeded(await client.op('prepare', p), what);
 }
 
 /** A fresh identity settled committed (with `result`, or without retaining one). */
-export async function committedRow(t: TrialContext, client: JournalClient, p: Prepare, result: RecordedResult | null, what: string): Promise<string> {
-  const id = await proceed(t, client, p, what);
+export async function committedRow(client: JournalClient, p: Prepare, result: RecordedResult | null, what: string): Promise<string> {
+  const id = await proceed(client, p, what);
   await client.op('settle', { effectId: id, state: 'committed', result });
   return id;
 }
