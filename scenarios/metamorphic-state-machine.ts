@@ -103,6 +103,45 @@ export const metamorphicStateMachine: Scenario[] = [
       await snapshotAfter(t, client);
     },
   }),
+  defineScenario({
+    id: 'metamorphic.state-machine.reconcile-only-its-cells',
+    title: 'Reconcile applies only the evidence its tier reads, to rows the gate would reconcile: tier 3, a retained commit or the other tier\'s evidence is refused and changes nothing',
+    spec: 'effect-journal §1 (tier 3: at-most-once, never auto-retried), §4 (tier 1 retries under the key, tier 2 reconciles from a receipt), §6 (committed is final)',
+    tags: ['run', 'state-machine', 'tiers', 'metamorphic'],
+    needs: ['tierMode:reconciling'],
+    description:
+      'A reconciling journal is handed evidence its table never asks for: proven absence for a tier-3 row (it would be executed again), proven absence for a tier-2 row committed with its result (a retained commit reopened), a receipt for a tier-1 row, a keyed retry for a tier-2 row, and any evidence for an id no row has. Each must answer reconcile_invalid and leave every row as it was; a receipt for a prepared tier-2 row (the control) commits it.',
+    asserts: ['evidence outside the tier\'s cell answers reconcile_invalid and changes no row', 'the tier-2 receipt commits its row (the control)'],
+    async trial(t) {
+      const client = await t.driver();
+      const runId = t.rng.id('run');
+      const at = (nodeId: string, tier: 1 | 2 | 3) => runPrepare(t, runId, nodeId, { tier });
+      const tier3 = await proceed(client, at('tier3', 3), 'a tier-3 row');
+      const retained = await committedRow(client, at('tier2-retained', 2), resultFor('retained'), 'a retained tier-2 commit');
+      const tier1 = await proceed(client, at('tier1', 1), 'a tier-1 row');
+      const tier2 = await proceed(client, at('tier2', 2), 'a tier-2 row');
+      const found = { kind: 'receipt_found' as const, result: resultFor('receipt') };
+      const retried = { kind: 'retried_with_key' as const, result: resultFor('retried') };
+      const wrong: Array<[string, OpParams<'reconcile'>]> = [
+        ['proven absence for a tier-3 row', { effectId: tier3, evidence: { kind: 'receipt_absent' } }],
+        ['a receipt for a tier-3 row', { effectId: tier3, evidence: found }],
+        ['proven absence for a tier-2 row committed with its result', { effectId: retained, evidence: { kind: 'receipt_absent' } }],
+        ['a receipt for a tier-2 row committed with its result', { effectId: retained, evidence: found }],
+        ['a receipt for a tier-1 row', { effectId: tier1, evidence: found }],
+        ['a keyed retry for a tier-2 row', { effectId: tier2, evidence: retried }],
+        ['a receipt for an id no row has', { effectId: '987654321', evidence: found }],
+      ];
+      for (const [what, params] of wrong) {
+        const before = await rowsById(client);
+        const out = await client.try('reconcile', params);
+        t.expect(`reconcile with ${what}`, 'reconcile_invalid', out.ok ? `accepted: ${out.result.state}${out.result.execute ? ', execute' : ''}` : out.code);
+        t.expect(`reconcile with ${what}: rows changed`, [], changedRows(before, await rowsById(client)));
+      }
+      const control = await client.try('reconcile', { effectId: tier2, evidence: found });
+      t.expect('a receipt for the prepared tier-2 row', 'committed', control.ok ? control.result.state : control.code);
+      await snapshotAfter(t, client);
+    },
+  }),
 ];
 
 // One settle that must fail with `code` and leave every row as it was.

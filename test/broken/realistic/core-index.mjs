@@ -9,6 +9,7 @@ export const CORE = [
   { name: 'core-files-attempt-in-identity', scenario: 'metamorphic.identity.cr95-budget-redispatch' },
   { name: 'core-files-node-ignored', scenario: 'metamorphic.identity.inputs' },
   { name: 'core-files-settle-any-generation', scenario: 'metamorphic.state-machine.superseded-id' },
+  { name: 'core-reconcile-trusts-evidence', scenario: 'metamorphic.state-machine.reconcile-only-its-cells' },
 ];
 
 /** The from-scratch journal the core-files-* bugs are made of; it is conformant without them. */
