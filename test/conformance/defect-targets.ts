@@ -36,7 +36,7 @@ export const DEFECT_TARGETS: readonly DefectTarget[] = [
   { defect: 'gate-committed-wins', scenarios: ['cp06.two-effects.second-unresolved', 'cp06.two-effects.first-unresolved'] },
   { defect: 'retries-after-ambiguous', scenarios: ['cp02.after-prepare.tier3', 'cp03.after-dispatch.tier3', 'cp08.settle-write-fails', 'cp09.tier3.reconciling', 'cp06.two-effects.second-unresolved', 'metamorphic.gate.resume-again'] },
   { defect: 'tiers-proceed-unreconciled', scenarios: ['cp09.tier1.conservative', 'cp09.tier2.conservative'], options: { tierMode: 'conservative' } },
-  { defect: 'reconcile-records-nothing', scenarios: ['cp09.tier1.after-prepare.reconciling', 'cp09.tier1.after-dispatch.reconciling', 'cp09.tier2.receipt-absent.reconciling', 'cp09.tier2.receipt-found.reconciling'] },
+  { defect: 'reconcile-records-nothing', scenarios: ['cp09.tier1.after-prepare.reconciling', 'cp09.tier1.after-dispatch.reconciling', 'cp09.tier2.receipt-absent.reconciling', 'cp09.tier2.receipt-found.reconciling', 'metamorphic.state-machine.reconcile-only-its-cells'] },
   { defect: 'replays-changed-args', scenarios: ['cp04.after-settle.public-args-changed'] },
   { defect: 'digest-includes-secrets', scenarios: ['cp04.after-settle.secret-only-change'] },
   { defect: 'ignores-output-mapping', scenarios: ['cp04.after-settle.mapping-changed', 'metamorphic.refusals.every-input-that-matters'] },
