@@ -3,6 +3,7 @@ import { EjcError, ProtocolViolation } from './errors.js';
 import { TrialContext } from './engine/trial-context.js';
 import { CrashInjected } from './engine/crash-plan.js';
 import { JournalOpError } from './engine/journal-client.js';
+import { SetupNotProceeded } from './engine/setup-verdict.js';
 import { createTrialDir } from './trial-dir.js';
 import { deriveSeed } from './rng.js';
 import type { Capabilities } from './protocol/schemas.js';
@@ -126,6 +127,10 @@ function checkEchoes(t: TrialContext): void {
 // A journal that answers an error where the contract needs a result fails, even when that error kept a
 // planned crash from happening; a broken protocol, a hang or a crash nobody planned is inconclusive.
 function classifyFailure(t: TrialContext, scenario: Scenario, err: unknown, violations: Trial['violations']): void {
+  if (err instanceof SetupNotProceeded) {
+    t.failConclusively(err.assertion, 'proceed', err.verdict);
+    return;
+  }
   if (err instanceof JournalOpError) {
     const name = `${err.op} answers a result, as ${scenario.spec} needs here`;
     const actual = err.message;

@@ -7,6 +7,7 @@ import type { JournalClient } from '../harness/engine/journal-client.js';
 import type { CapturedRow, EffectRow } from '../harness/protocol/schemas.js';
 import { chunkTrials, committedRows, noSecondChunk } from './sweep-chunks.js';
 import { CrashInjected } from '../harness/engine/crash-plan.js';
+import { proceeded } from '../harness/engine/setup-verdict.js';
 
 const SID = 'sess-sweep';
 
@@ -106,8 +107,7 @@ function sweep(id: string, title: string, needs: Need[], body: Body): Scenario {
 
 async function prepareOnly(t: TrialContext, client: JournalClient, turn: number): Promise<{ effectId: string }> {
   const verdict = await client.op('prepare', callPrepare(t, { kind: 'session', sessionId: SID, turn }));
-  if (verdict.verdict !== 'proceed') throw new Error(`prepare at turn ${turn} did not proceed (${verdict.verdict})`);
-  return verdict;
+  return { effectId: proceeded(verdict, `a session effect at turn ${turn}`) };
 }
 
 function capturedOf(all: readonly EffectRow[]): CapturedRow[] {

@@ -6,6 +6,7 @@ import type { EffectRow } from '../harness/protocol/schemas.js';
 import { resumeRun, startRun } from '../harness/engine/run-engine.js';
 import type { JournalClient } from '../harness/engine/journal-client.js';
 import type { TrialContext } from '../harness/engine/trial-context.js';
+import { proceeded } from '../harness/engine/setup-verdict.js';
 
 export const journalContract: Scenario[] = [
   defineScenario({
@@ -139,6 +140,5 @@ function resolutionOf(row: EffectRow | undefined): string {
 
 async function prepareUnresolved(t: TrialContext, client: JournalClient, runId: string, nodeId: string): Promise<string> {
   const verdict = await client.op('prepare', defaultPrepare(t, runId, nodeId));
-  if (verdict.verdict !== 'proceed') throw new Error(`setup prepare for ${runId}/${nodeId} did not proceed`);
-  return verdict.effectId;
+  return proceeded(verdict, `the setup effect of ${runId}/${nodeId}`);
 }

@@ -7,6 +7,7 @@ import type { TrialContext } from '../harness/engine/trial-context.js';
 import type { JournalClient } from '../harness/engine/journal-client.js';
 import type { CapturedRow, OpParams, RecordedResult } from '../harness/protocol/schemas.js';
 import { gateFor } from '../harness/engine/harness-gate.js';
+import { proceeded } from '../harness/engine/setup-verdict.js';
 
 export interface SweepCase<F = Fixture> {
   /** The scenario id's middle part. */
@@ -48,8 +49,7 @@ function tier1Fixture(t: TrialContext): Fixture {
 
 async function prepareAndSettle(client: JournalClient, params: OpParams<'prepare'>, result: RecordedResult): Promise<void> {
   const v = await client.op('prepare', params);
-  if (v.verdict !== 'proceed') throw new Error(`setup prepare did not proceed (${v.verdict})`);
-  await client.op('settle', { effectId: v.effectId, state: 'committed', result });
+  await client.op('settle', { effectId: proceeded(v, 'a setup effect'), state: 'committed', result });
 }
 
 async function gateOf(t: TrialContext, client: JournalClient, f: Fixture, nodeId = 'node-a') {
@@ -90,8 +90,7 @@ export const SWEEP_CASES: readonly SweepCase[] = [
     fixture,
     async setup(c, f) {
       const v = await c.op('prepare', f.prepare);
-      if (v.verdict !== 'proceed') throw new Error(`setup prepare did not proceed (${v.verdict})`);
-      return v.effectId;
+      return proceeded(v, 'the effect whose writes are swept');
     },
     run: async (c, f, effectId) => void (await c.op('settle', { effectId: String(effectId), state: 'committed', result: f.result })),
     async check(t, c, f, label) {

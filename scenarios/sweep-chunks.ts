@@ -4,6 +4,7 @@ import type { JournalClient } from '../harness/engine/journal-client.js';
 import type { TrialContext } from '../harness/engine/trial-context.js';
 import { captured } from '../harness/engine/session-engine.js';
 import { callPrepare, defaultCall, rows } from './support.js';
+import { proceeded } from '../harness/engine/setup-verdict.js';
 
 /** The largest sweep discovery grows to before it gives up on seeing a second chunk. */
 export const DISCOVERY_LIMIT = 1024;
@@ -33,9 +34,9 @@ export async function committedRows(t: TrialContext, client: JournalClient, sess
   for (; have.length < total; turn += 1) {
     const call = defaultCall();
     const v = await client.op('prepare', callPrepare(t, { kind: 'session', sessionId, turn }, call));
-    if (v.verdict !== 'proceed') throw new Error(`setup prepare at turn ${turn} did not proceed (${v.verdict})`);
-    await client.op('settle', { effectId: v.effectId, state: 'committed', result: null });
-    have = [...have, captured(v.effectId, sessionId, turn, call.slot, call.toolId)];
+    const id = proceeded(v, `a session effect at turn ${turn}`);
+    await client.op('settle', { effectId: id, state: 'committed', result: null });
+    have = [...have, captured(id, sessionId, turn, call.slot, call.toolId)];
   }
   return have;
 }

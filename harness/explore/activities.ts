@@ -259,7 +259,10 @@ async function probeSettle(x: Exec, which: 'unknown' | 'again'): Promise<void> {
     return;
   }
   const { effects } = await x.primary.op('listEffects', {});
-  const settled = effects.find((e) => e.state === 'committed' || e.state === 'ambiguous');
+  // A timed-out call whose answer comes late (ambiguous → committed is tier 2 reconciliation's alone, §6), else a second settle.
+  const late = effects.find((e) => e.state === 'ambiguous');
+  if (late) return void (await x.primary.try('settle', { effectId: late.effectId, state: 'committed', result: { modelValue: 'probe: a late answer', truncated: false, summary: 'late', outputMappingResult: null } }));
+  const settled = effects.find((e) => e.state === 'committed');
   if (settled) await x.primary.try('settle', { effectId: settled.effectId, state: 'ambiguous', reason: 'probe: settled twice' });
 }
 

@@ -1,0 +1,22 @@
+// The core red team's realistic broken journals (§2–§9, §13), each with the metamorphic scenario that catches it.
+// Before metamorphic.*, five of them passed the whole default run as conformant, three were caught only by its bounded
+// exploration (explore.*), and core-files-node-ignored by one fixed scenario as a side effect of a digest check.
+export const CORE = [
+  { name: 'core-ambiguous-late-commit', scenario: 'metamorphic.settle.moves-only-prepared' },
+  { name: 'core-refusal-rewrites-digest', scenario: 'metamorphic.replay.inputs-that-count' },
+  { name: 'core-gate-forgets-attention', scenario: 'metamorphic.gate.every-cell' },
+  { name: 'core-conservative-tier1-rerun', scenario: 'metamorphic.gate.every-cell' },
+  { name: 'core-mapping-absent-is-empty', scenario: 'metamorphic.replay.inputs-that-count' },
+  { name: 'core-files-attempt-in-identity', scenario: 'metamorphic.identity.cr95-redispatch' },
+  { name: 'core-files-node-ignored', scenario: 'metamorphic.identity.inputs' },
+  { name: 'core-files-settle-any-generation', scenario: 'metamorphic.settle.superseded-id' },
+  { name: 'core-reconcile-trusts-evidence', scenario: 'metamorphic.reconcile.only-its-cells' },
+];
+
+/** The from-scratch journal the core-files-* bugs are made of; it is conformant without them. */
+export const CORE_FILES_JOURNAL = 'core-files-journal';
+
+/** The adapter module of a core journal. */
+export function coreModule(name) {
+  return new URL(`./${name}.mjs`, import.meta.url).pathname;
+}
