@@ -1,6 +1,8 @@
 // What one benchmark figure is, and the measuring helpers the figures share. A figure is one small async function.
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
+import { REFERENCE_DRIVER_ENV } from '../harness/reference-env.js';
 
 /** One measured number with the target it is held to: a ratio of two things measured in the same run, or seconds. */
 export interface Measure {
@@ -47,7 +49,9 @@ export function median(values: readonly number[]): number {
 export function timeNode(args: readonly string[], options: { input?: string; untilOutput: boolean; cwd?: string }): Promise<number> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'], cwd: options.cwd ?? process.cwd() });
+    // The environment the reference journal's drivers get, so a baseline start pays what a driver start pays.
+    const env = { ...process.env, ...REFERENCE_DRIVER_ENV };
+    const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'], cwd: options.cwd ?? process.cwd(), env });
     let firstOutput: number | null = null;
     child.stdout.on('data', () => {
       firstOutput ??= performance.now() - started;
@@ -69,4 +73,16 @@ export async function wallMs(fn: () => Promise<unknown>): Promise<number> {
   const started = performance.now();
   await fn();
   return performance.now() - started;
+}
+
+/**
+ * CPU seconds (user + system) of every child process this one has reaped so far, and of what they reaped in turn:
+ * a `ejc run` child with all its drivers. Linux's /proc/self/stat counts them in clock ticks of 1/100 s.
+ */
+export function reapedChildrenCpuSeconds(): number {
+  // The fields after the command name, which is in parentheses and may itself hold spaces.
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // cutime and cstime are fields 16 and 17 of stat(5); `fields` starts at field 3.
+  return (Number(fields[13]) + Number(fields[14])) / 100;
 }

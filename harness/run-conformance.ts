@@ -22,6 +22,7 @@ import { settingsOf, type FamilySettings } from '../reports/settings.js';
 import { allScenarios } from '../scenarios/catalog.js';
 import { DEFAULT_TIMEOUT_MS } from './defaults.js';
 import { implSecretsEnv } from './secrets/impl-secrets.js';
+import { driverEnvFor } from './reference-env.js';
 import { maskValue } from './secrets/mask.js';
 
 export interface RunOptions {
@@ -170,8 +171,8 @@ export function resolveForSpawn(launch: Launch): Launch {
 
 /** One throwaway driver to learn the capabilities; a broken adapter fails here, before any trial. */
 export async function probe(launch: Launch, timeoutMs: number, implSecrets?: Readonly<Record<string, string>>): Promise<HelloResult> {
-  const env = implSecretsEnv(implSecrets);
-  const handle = await startDriver(launch, { label: 'probe', cwd: process.cwd(), timeoutMs, ...(env === undefined ? {} : { env }) });
+  const env = { ...driverEnvFor(launch), ...implSecretsEnv(implSecrets) };
+  const handle = await startDriver(launch, { label: 'probe', cwd: process.cwd(), timeoutMs, env });
   await handle.close();
   return handle.hello;
 }

@@ -1,4 +1,4 @@
-// The harness's own identity by content: a SHA-256 over every compiled .js file of its build.
+// The harness's own identity by content: a SHA-256 over every compiled .js (and bundled .cjs) file of its build.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
@@ -9,7 +9,7 @@ import type { HarnessBuild } from './binding-schema.js';
  * Hashes the build this code runs from (dist/, or the installed package's dist/). The digest is the
  * SHA-256 of a sha256sum listing ("<hex>  <path>\n" per file, paths relative to dist/, in byte
  * order), so a shell reproduces it:
- *   (cd dist && find . -name '*.js' -type f | sed 's|^\./||' | LC_ALL=C sort | xargs sha256sum) | sha256sum
+ *   (cd dist && find . \( -name '*.js' -o -name '*.cjs' \) -type f | sed 's|^\./||' | LC_ALL=C sort | xargs sha256sum) | sha256sum
  */
 export function harnessBuild(distDir: string = buildDir()): HarnessBuild {
   const cached = memo.get(distDir);
@@ -37,7 +37,7 @@ function listJs(dir: string): string[] {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) out.push(...listJs(path));
-    else if (entry.isFile() && entry.name.endsWith('.js')) out.push(path);
+    else if (entry.isFile() && (entry.name.endsWith('.js') || entry.name.endsWith('.cjs'))) out.push(path);
   }
   return out;
 }

@@ -1,10 +1,15 @@
-// Part of `npm run build`: bundles the compiled reference adapter into one module, dist/reference-impl/adapter.bundle.js.
-// Every driver of the bundled reference journal loads it; one module instead of thirty saves a fifth of a driver's
-// start-up (node's ES module loader pays per file). The sources and their tsc output stay as they are.
+// Part of `npm run build`: bundles the compiled reference adapter into one module, dist/reference-impl/adapter.bundle.js,
+// and the host driver into one CommonJS file, dist/harness/driver/host.bundle.cjs (with the list of files it was built from).
+// Every driver of the bundled reference journal loads both; one module instead of thirty saves a fifth of a driver's
+// start-up (node's ES module loader pays per file), and a CommonJS main spares it the ES module loader altogether.
+// The sources and their tsc output stay as they are.
 import { build } from 'rolldown';
+import { writeFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const dist = fileURLToPath(new URL('../dist/reference-impl/', import.meta.url));
+const driver = fileURLToPath(new URL('../dist/harness/driver/', import.meta.url));
 
 await build({
   input: `${dist}adapter.js`,
@@ -14,3 +19,14 @@ await build({
   logLevel: 'warn',
   output: { file: `${dist}adapter.bundle.js`, format: 'esm', sourcemap: true },
 });
+
+const host = await build({
+  input: `${driver}host.js`,
+  external: [/^node:/],
+  platform: 'node',
+  logLevel: 'warn',
+  output: { file: `${driver}host.bundle.cjs`, format: 'cjs', sourcemap: true },
+});
+// What harness/driver/host-bundle.ts checks the bundle's age against: every compiled file rolldown put into it.
+const inputs = host.output.flatMap((chunk) => (chunk.type === 'chunk' ? chunk.moduleIds : [])).filter((id) => id.startsWith('/'));
+writeFileSync(`${driver}host.bundle.inputs.json`, `${JSON.stringify(inputs.map((id) => relative(driver, id)).sort(), null, 1)}\n`);

@@ -103,9 +103,8 @@ function describe(err: unknown): string {
   return err instanceof Error ? `${err.name}: ${err.message}` : String(err);
 }
 
-try {
-  await main(process.argv.slice(2));
-} catch (err) {
+// A promise, not a top-level await: the build bundles this host into one CommonJS file (host-bundle.ts says why).
+main(process.argv.slice(2)).catch((err: unknown) => {
   logLine(`ejc-host: internal: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`);
   process.exit(HOST_SETUP_EXIT);
-}
+});

@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EjcError } from '../errors.js';
+import { currentHostBundle } from './host-bundle.js';
 import type { Launch } from '../../reports/schema.js';
 
 export interface SpawnSpec {
@@ -40,5 +41,6 @@ export function hostScriptPath(): string {
   if (found === undefined) {
     throw new EjcError('driver_start_failed', `the host driver is not built (looked for ${candidates.join(', ')}): run npx tsc -p .`);
   }
-  return found;
+  // Its one-file CommonJS bundle while that is current: it starts faster (see host-bundle.ts).
+  return currentHostBundle(found) ?? found;
 }

@@ -39,7 +39,8 @@ export interface StartDriverOptions {
   timeoutMs: number;
   /** When given, everything the driver writes to stderr is appended here. */
   stderrFile?: string;
-  env?: Record<string, string>;
+  /** Added to the inherited environment; an undefined value removes an inherited variable. */
+  env?: Readonly<Record<string, string | undefined>>;
   /** Told of every protocol line in both directions, with its sequence number, as it is sent or read (the wire transcript). */
   onWire?: (line: { readonly direction: 'send' | 'recv'; readonly seq: number; readonly line: string }) => void;
   /** Sees every stdout and stderr chunk the driver writes, as it arrives (e.g. to find secrets the journal echoes). */

@@ -14,6 +14,7 @@ import { TrialRecord } from '../transcript/trial-record.js';
 import { CrashInjected, describePlan, operationOfPoint, type CrashPlan } from './crash-plan.js';
 import { EchoWatch, type EchoFinding } from '../secrets/echo-watch.js';
 import { implSecretsEnv } from '../secrets/impl-secrets.js';
+import { driverEnvFor } from '../reference-env.js';
 import { canaryLabel, registerSecret } from '../secrets/mask.js';
 import type { HistoryEvent, OpAnswer } from '../model/history.js';
 import type { OperationName } from '../protocol/schemas.js';
@@ -65,7 +66,7 @@ export class TrialContext {
   readonly #stderr: string[] = [];
   readonly #echo = new EchoWatch();
   readonly #journalDirs = new Set<string>();
-  readonly #driverEnv: Record<string, string> | undefined;
+  readonly #driverEnv: Readonly<Record<string, string | undefined>>;
   #plan: CrashPlan | null = null;
   #pointHits = 0;
   #boundaryHits = 0;
@@ -91,7 +92,8 @@ export class TrialContext {
     this.capabilities = setup.capabilities;
     this.#launch = setup.launch;
     this.#timeoutMs = setup.timeoutMs;
-    this.#driverEnv = implSecretsEnv(setup.implSecrets);
+    // The reference journal's drivers leave out what only slows their start (see reference-env.ts).
+    this.#driverEnv = { ...driverEnvFor(setup.launch), ...implSecretsEnv(setup.implSecrets) };
   }
 
   /**
@@ -166,11 +168,10 @@ export class TrialContext {
 
   #startOptions(name: string, number: number, extraEnv: Record<string, string> | undefined): Parameters<typeof startDriver>[1] {
     // Generated trials add their own variables (a moved clock, a tracer) to the declared-secret ones.
-    const env = this.#driverEnv === undefined && extraEnv === undefined ? undefined : { ...this.#driverEnv, ...extraEnv };
     return {
       label: name,
       onOutput: this.#echo.tap(name),
-      ...(env === undefined ? {} : { env }),
+      env: { ...this.#driverEnv, ...extraEnv },
       // The invoking directory, so `--cmd "python3 journal.py"` means what it says; the journal gets its directory in `open`.
       cwd: process.cwd(),
       timeoutMs: this.#timeoutMs,

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { formatPath } from '../../harness/driver/decode.js';
 import { hostScriptPath } from '../../harness/driver/launch.js';
+import { HOST_BUNDLE_INPUTS } from '../../harness/driver/host-bundle.js';
 import { referenceAdapterPath } from '../../harness/run-conformance.js';
 import { checkParams, decodeHostLine, HOST_ERROR_CODES, HOST_PARAMS, HOST_PROTOCOL_VERSION } from '../../harness/driver/host-codec.js';
 import type { Shape } from '../../harness/driver/host-shape.js';
@@ -47,7 +48,10 @@ describe('host codec', () => {
     const loaded = loadedBy(join(root, 'dist', 'reference-impl', 'adapter.js'));
     expect(loaded.filter((p) => p.includes('node_modules'))).toEqual([]);
     const harness = loaded.filter((p) => p.startsWith('dist/harness/')).sort();
-    expect(harness).toEqual(['canonical-json.js', 'driver/host-codec.js', 'driver/host-io.js', 'driver/host-serve.js', 'driver/host-shape.js', 'driver/host.js', 'journal-interface.js', 'secrets/impl-secrets.js'].map((p) => `dist/harness/${p}`));
+    expect(harness).toEqual(['canonical-json.js', 'driver/host.bundle.cjs', 'journal-interface.js'].map((p) => `dist/harness/${p}`));
+    // The one-file host is built from the host's own modules and nothing else (no zod, nothing of the harness side).
+    const inputs = JSON.parse(readFileSync(join(root, 'dist', 'harness', 'driver', HOST_BUNDLE_INPUTS), 'utf8')) as string[];
+    expect(inputs).toEqual(['../secrets/impl-secrets.js', 'host-codec.js', 'host-io.js', 'host-serve.js', 'host-shape.js', 'host.js']);
     expect(loaded.some((p) => p === 'dist/reference-impl/adapter.js')).toBe(true);
   });
 
@@ -55,7 +59,7 @@ describe('host codec', () => {
     const adapter = referenceAdapterPath();
     expect(adapter.endsWith('dist/reference-impl/adapter.bundle.js')).toBe(true);
     const loaded = loadedBy(adapter).filter((p) => p.startsWith('dist/'));
-    expect(loaded.sort()).toEqual(['driver/host-codec.js', 'driver/host-io.js', 'driver/host-serve.js', 'driver/host-shape.js', 'driver/host.js', 'secrets/impl-secrets.js'].map((p) => `dist/harness/${p}`).concat('dist/reference-impl/adapter.bundle.js').sort());
+    expect(loaded.sort()).toEqual(['dist/harness/driver/host.bundle.cjs', 'dist/reference-impl/adapter.bundle.js']);
   });
 
   it('decodes envelopes: requests, resumes, answerable bad ops and lines it can only ignore', () => {

@@ -84,7 +84,7 @@ describe('fingerprintLaunch', () => {
 describe('harnessBuild', () => {
   it('equals the documented sha256sum pipeline over dist/', () => {
     const build = harnessBuild();
-    const shell = execFileSync('sh', ['-c', "(cd \"$1\" && find . -name '*.js' -type f | sed 's|^\\./||' | LC_ALL=C sort | xargs sha256sum) | sha256sum", 'sh', buildDir()], { encoding: 'utf8' });
+    const shell = execFileSync('sh', ['-c', "(cd \"$1\" && find . \\( -name '*.js' -o -name '*.cjs' \\) -type f | sed 's|^\\./||' | LC_ALL=C sort | xargs sha256sum) | sha256sum", 'sh', buildDir()], { encoding: 'utf8' });
     expect(build.digest).toBe(shell.split(' ')[0]);
     expect(build.files).toBeGreaterThan(50);
   });
