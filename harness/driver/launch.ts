@@ -4,16 +4,32 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EjcError } from '../errors.js';
 import type { Launch } from '../../reports/schema.js';
+import { confinementPrefix } from './confinement.js';
 
 export interface SpawnSpec {
   readonly file: string;
   readonly args: string[];
   /** How the driver was started, for error messages. */
   readonly describe: string;
+  /** Started as the init of its own PID namespace (see confinement.ts): nothing it starts can outlive it. */
+  readonly confined: boolean;
+}
+
+/**
+ * The launch, confined: `unshare --pid --fork --kill-child -- <driver>` makes the driver (whatever its language) the
+ * init of a new PID namespace. unshare stays the group and session leader the harness kills; the driver dies with it
+ * (--kill-child), and the kernel kills every process in the namespace when its init dies. A launch under strace puts
+ * strace inside too (it is then the init): it still traces and kills the driver, and a kill by strace ends it all.
+ */
+export function resolveLaunch(launch: Launch, cwd: string): SpawnSpec {
+  const spec = resolveBare(launch, cwd);
+  const prefix = confinementPrefix();
+  if (prefix.length === 0) return { ...spec, confined: false };
+  return { file: prefix[0]!, args: [...prefix.slice(1), spec.file, ...spec.args], describe: spec.describe, confined: true };
 }
 
 /** Resolves a launch against `cwd`; a module launch whose file is missing fails here, before anything is spawned. */
-export function resolveLaunch(launch: Launch, cwd: string): SpawnSpec {
+function resolveBare(launch: Launch, cwd: string): Omit<SpawnSpec, 'confined'> {
   if (launch.kind === 'command') {
     // Through the shell in the driver's own group, so `python3 x.py` and its children die together.
     return { file: '/bin/sh', args: ['-c', launch.command], describe: `command \`${launch.command}\`` };
