@@ -13,11 +13,17 @@ export type Confinement = 'pid-namespace' | 'process-tree';
 export const CONFINEMENT_VAR = 'EJC_CONFINEMENT';
 
 /**
- * The util-linux command that makes the driver its namespace's init; --kill-child ends it with unshare, so a group kill
- * reaches it. --mount-proc gives the namespace its own /proc (in a private mount namespace, nothing else changes), so
- * the pids a driver sees (its children's, strace's inside it) are the ones its /proc names.
+ * The util-linux command that opens a PID namespace (and a private mount namespace for its own /proc); --kill-child
+ * ends its init with unshare, so a group kill reaches it. The init is a small shell that gives the driver the pid
+ * its own number would have outside (the next pid after the init's global one) instead of 1: two drivers running
+ * side by side must not both be pid 1 to a journal that names a socket or a temporary file after its pid. It mounts
+ * the namespace's /proc (pids a driver or strace inside it sees are the ones its /proc names), starts the driver with
+ * the inherited stdin and passes on its exit status (137 when it was SIGKILLed, e.g. by strace at a syscall).
  */
-const UNSHARE = ['unshare', '--pid', '--fork', '--kill-child', '--mount-proc', '--'];
+const INIT = 'read -r s < /proc/self/stat; echo "${s%% *}" > /proc/sys/kernel/ns_last_pid && mount -t proc proc /proc' +
+  // An asynchronous list's stdin would be /dev/null: the protocol's pipe is handed over through fd 3.
+  ' && exec 3<&0 && { "$@" <&3 3<&- & } && exec 3<&- && wait $! 2>/dev/null';
+const UNSHARE = ['unshare', '--pid', '--fork', '--kill-child', '--mount', '--', '/bin/sh', '-c', INIT, 'ejc-init'];
 
 /** The confinement of this run: probed once per harness process (the first driver pays a few milliseconds). */
 export function confinement(): Confinement {
@@ -33,9 +39,10 @@ export function confinementPrefix(): readonly string[] {
 
 /** Whether a new PID namespace can be made here (root or CAP_SYS_ADMIN, and not forbidden by a container). */
 export function namespaceWorks(): boolean {
-  // `echo $$` prints 1 only when the shell really is the init of a new namespace.
-  const r = spawnSync(UNSHARE[0]!, [...UNSHARE.slice(1), '/bin/sh', '-c', 'echo $$'], { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'ignore'] });
-  return r.status === 0 && r.stdout.trim() === '1';
+  // Inside, the namespace's own /proc lists its init (1) and the probe: a handful of pids, not the machine's.
+  const r = spawnSync(UNSHARE[0]!, [...UNSHARE.slice(1), '/bin/sh', '-c', 'ls /proc'], { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'ignore'] });
+  const pids = r.stdout?.split('\n').filter((name) => /^\d+$/.test(name)) ?? [];
+  return r.status === 0 && pids.includes('1') && pids.length <= 4;
 }
 
 function choose(forced: string | undefined): Confinement {

@@ -16,10 +16,10 @@ export interface SpawnSpec {
 }
 
 /**
- * The launch, confined: `unshare --pid --fork --kill-child -- <driver>` makes the driver (whatever its language) the
- * init of a new PID namespace. unshare stays the group and session leader the harness kills; the driver dies with it
- * (--kill-child), and the kernel kills every process in the namespace when its init dies. A launch under strace puts
- * strace inside too (it is then the init): it still traces and kills the driver, and a kill by strace ends it all.
+ * The launch, confined (confinement.ts): the driver, whatever its language, runs in a new PID namespace whose init
+ * dies with unshare, the group and session leader the harness kills; when the init dies the kernel kills every
+ * process in the namespace. A launch under strace puts strace inside too: it traces and kills the driver as before,
+ * and the driver's death (the init passes on its status, 137) ends the namespace with everything it started.
  */
 export function resolveLaunch(launch: Launch, cwd: string): SpawnSpec {
   const spec = resolveBare(launch, cwd);

@@ -12,7 +12,7 @@ export interface TreeRoot {
   readonly mark: string;
   /** The leader's start time (clock ticks since boot): a process started earlier cannot carry the mark. */
   readonly since?: number;
-  /** The leader is the confinement wrapper (unshare), not one of the driver's own processes: it is not counted. */
+  /** The leader is the confinement wrapper (unshare, whose child is the namespace's init): neither is counted as the driver's. */
   readonly wrapped?: boolean;
 }
 
