@@ -126,7 +126,7 @@ function worldViolation(t: TrialContext, steps: number): Violation | null {
   return {
     clause: 'secrets.args',
     contract: CLAUSES['secrets.args'],
-    what: `a planted argument secret is in a file written during the trial outside the harness's own (scanned: ${world.scan.roots.length} root(s))`,
+    what: "a planted argument secret is in a file written during the trial outside the harness's own (temporary directories, home, working directory, journal directories)",
     expected: [],
     observed: world.found,
     step: steps,
