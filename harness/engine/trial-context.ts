@@ -19,6 +19,7 @@ import type { HistoryEvent, OpAnswer } from '../model/history.js';
 import type { OperationName } from '../protocol/schemas.js';
 import { EjcError } from '../errors.js';
 import { traceeKilled } from './syscall-sweep.js';
+import { trackTrial } from '../world/world-scan.js';
 
 /** Decides at each kill opportunity (a boundary or an announced point) whether to kill there: generated crash schedules. */
 export interface KillSchedule {
@@ -96,6 +97,7 @@ export class TrialContext {
     this.#launch = setup.launch;
     this.#timeoutMs = setup.timeoutMs;
     this.#driverEnv = implSecretsEnv(setup.implSecrets);
+    trackTrial(this);
   }
 
   /**

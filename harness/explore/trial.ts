@@ -126,7 +126,7 @@ function worldViolation(t: TrialContext, steps: number): Violation | null {
   return {
     clause: 'secrets.args',
     contract: CLAUSES['secrets.args'],
-    what: "a planted argument secret is in a file written during the trial outside the harness's own (temporary directories, home, working directory, journal directories)",
+    what: "a planted argument secret is in a file written during the trial outside the journal directory and the harness's own files (temporary directories, home, working directory)",
     expected: [],
     observed: world.found,
     step: steps,

@@ -1,5 +1,5 @@
 // The world scan: after a trial that planted canaries, every file modified since it started wherever a driver can write.
-import { lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sha256Hex } from '../canonical-json.js';
@@ -20,7 +20,7 @@ export interface WorldScan {
  * canaries: they are made for it), except the `exclude`d exact paths the harness itself wrote, and finds each canary.
  * Symlinks are not followed (a link cannot make a file be written twice), nor are other file systems' special trees.
  */
-export function scanWorld(options: { sinceMs: number; roots: readonly string[]; exclude: ReadonlySet<string>; canaries: readonly string[] }): WorldScan {
+export function scanWorld(options: { sinceMs: number; roots: readonly string[]; exclude: ReadonlySet<string>; excludeDirs?: ReadonlySet<string>; canaries: readonly string[] }): WorldScan {
   const roots = resolvedRoots(options.roots);
   const needles = options.canaries.map((c) => ({ bytes: Buffer.from(c, 'utf8'), sha: sha256Hex(c) }));
   const seen = new Set<string>();
@@ -45,7 +45,7 @@ export function scanWorld(options: { sinceMs: number; roots: readonly string[]; 
       if (st.isDirectory()) {
         // A file created during the trial changes its directory's mtime; below FULL_DEPTH an untouched directory is
         // not entered (so an append to an old file deep inside an old directory is the one thing not seen).
-        if (!seen.has(path) && (depth < FULL_DEPTH || st.mtimeMs >= options.sinceMs)) {
+        if (!seen.has(path) && !(options.excludeDirs?.has(path) ?? false) && (depth < FULL_DEPTH || st.mtimeMs >= options.sinceMs)) {
           seen.add(path);
           visit(path, depth + 1);
         }
@@ -98,9 +98,11 @@ function resolvedRoots(roots: readonly string[]): string[] {
 }
 
 /** The §11 clause the world scan checks, as an assertion name. */
-export const WORLD_SCAN_CLAUSE = 'no planted argument secret in any file written during the trial wherever a driver can write: temporary directories, home, working directory, journal directory (effect-journal §11)';
+export const WORLD_SCAN_CLAUSE = 'no planted argument secret in any file written during the trial wherever a driver can write outside its journal directory: temporary directories, home, working directory (effect-journal §11)';
 
 /**
+ * The journal directories themselves are judged by the scenario's own byte scans (or the model), which know what a
+ * journal may keep there (a retained result may quote its arguments) and when (before a WAL checkpoint).
  * After a trial that planted argument secrets: scans the world for them (none planted: nothing to do, null). A hit is
  * conclusive (canaries are made for this trial, so a file holding one was written by its drivers). The roots and how
  * much was read are evidence (`observed`), outside the outcome digest; the hits, with machine paths replaced, are in it.
@@ -122,11 +124,26 @@ export function checkWorld(t: TrialContext): WorldScan | null {
 /** The world scan of a trial and its findings (file, masked canary), counted in its tally; null when it planted no secret. */
 export function scanTrialWorld(t: TrialContext): { scan: WorldScan; found: string[] } | null {
   if (t.planted.length === 0) return null;
-  const scan = scanWorld({ sinceMs: t.startedAt - MTIME_SLACK_MS, roots: worldRoots(t.journalDirs), exclude: new Set(t.harnessFiles.map(real)), canaries: t.planted });
+  // Every trial of this harness alive now: a shrink or replay re-runs a case with the same seed, hence the same
+  // canaries, so its harness files and journal are excluded too (by exact path and directory, never by pattern).
+  trials.add(t);
+  for (const other of trials) if (other !== t && !existsSync(other.dir)) trials.delete(other);
+  const live = [...trials];
+  const exclude = new Set(live.flatMap((o) => o.harnessFiles).map(real));
+  const excludeDirs = new Set(live.flatMap((o) => o.journalDirs).map(real));
+  const scan = scanWorld({ sinceMs: t.startedAt - MTIME_SLACK_MS, roots: worldRoots([]), exclude, excludeDirs, canaries: t.planted });
   const found = scan.hits.map((h) => `${placeOf(h.file, t.dir)}: [masked canary:${h.canarySha256.slice(0, 12)}]`);
   t.tally.bytesScanned += scan.bytes;
   t.tally.canaryHits += scan.hits.length;
   return { scan, found };
+}
+
+/** Trials that scanned (or may still scan) the world, until their directories are gone. */
+const trials = new Set<TrialContext>();
+
+/** Registers a trial as live from its start, so a concurrent scan of a trial with the same canaries excludes its files. */
+export function trackTrial(t: TrialContext): void {
+  trials.add(t);
 }
 
 // File systems stamp mtimes at their own granularity: a second of slack can only add files to read, never hide one.
