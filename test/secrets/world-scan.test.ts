@@ -77,6 +77,6 @@ describe('journals that leak arguments outside their directory', () => {
   it('the same helper in one generated trial: the explore trial fails the secrets clause on the world scan', async () => {
     const { exitCode, report } = await run(['explore', '--impl', join(HOSTILE, 'helper-logger.mjs'), '--trials', '1', '--max-shrinks', '0']);
     expect([exitCode, report.verdict]).toEqual([1, 'nonconformant']);
-    expect(report.scenarios[0]!.reason).toMatch(/secrets\.args: a planted argument secret is in a file written during the trial outside the harness's own/);
+    expect(report.scenarios[0]!.reason).toMatch(/secrets\.args: a planted argument secret is in a file written during the trial outside the journal directory and the harness's own files/);
   });
 });
