@@ -46,12 +46,14 @@ export function median(values: readonly number[]): number {
  * until it exits when `untilOutput` is false. Resolves only once the child has exited (its stdin is closed at its
  * first output), so no measurement overlaps the next.
  */
-export function timeNode(args: readonly string[], options: { input?: string; untilOutput: boolean; cwd?: string }): Promise<number> {
+export function timeNode(args: readonly string[], options: { input?: string; untilOutput: boolean; cwd?: string; wrap?: readonly string[] }): Promise<number> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    // The environment the reference journal's drivers get, so a baseline start pays what a driver start pays.
+    // The environment the reference journal's drivers get, so a baseline start pays what a driver start pays;
+    // `wrap` starts node through a command prefix, as the harness confines its drivers (harness/driver/confinement.ts).
     const env = { ...process.env, ...REFERENCE_DRIVER_ENV };
-    const child = spawn(process.execPath, args, { stdio: ['pipe', 'pipe', 'inherit'], cwd: options.cwd ?? process.cwd(), env });
+    const [file, ...prefix] = [...(options.wrap ?? []), process.execPath];
+    const child = spawn(file!, [...prefix, ...args], { stdio: ['pipe', 'pipe', 'inherit'], cwd: options.cwd ?? process.cwd(), env });
     let firstOutput: number | null = null;
     child.stdout.on('data', () => {
       firstOutput ??= performance.now() - started;

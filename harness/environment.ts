@@ -4,6 +4,7 @@ import { statfsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EjcError } from './errors.js';
+import { confinement } from './driver/confinement.js';
 
 /** Room the trial directories need before a run starts: journals, target ledgers, traces and logs of a few trials at once. */
 export const MIN_FREE_BEFORE_RUN = 16 * 1024 * 1024;
@@ -15,6 +16,8 @@ const ENVIRONMENT_CODES = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EMFILE', 'ENFIL
 
 /** Checks that TMPDIR can hold trial directories before the first trial; a problem is an `environment` EjcError. */
 export async function checkTrialRoot(root: string = tmpdir()): Promise<void> {
+  // A bad EJC_CONFINEMENT, or a required namespace this machine cannot make, stops the run before any trial.
+  confinement();
   let probe: string;
   try {
     probe = await mkdtemp(join(root, 'ejc-check-'));

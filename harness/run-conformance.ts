@@ -126,7 +126,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     scenarios: results,
     sections,
     reproduce: { run: reproduceRunCommand(options), verify: `npx ejc verify ${shellQuote(options.reportPath ?? 'report.json')}` },
-    boundary: claimBoundary(hello.capabilities.externalState),
+    boundary: claimBoundary(hello.capabilities.externalState, [describeEnvironment(options.shard?.index ?? null)]),
     fingerprint,
     environment: [describeEnvironment(options.shard?.index ?? null)],
     settings: settingsOf(options),

@@ -13,6 +13,7 @@ import { missingNeed, type Scenario } from '../scenarios/define.js';
 import { keepOnlyTranscript, writeTranscript } from './transcript/write-transcript.js';
 import { maskTreeSync, maskValue } from './secrets/mask.js';
 import { environmentError, fullFileSystem } from './environment.js';
+import { checkWorld } from './world/world-scan.js';
 
 export interface ScenarioRunOptions {
   readonly launch: Launch;
@@ -68,6 +69,8 @@ async function runTrial(scenario: Scenario, options: ScenarioRunOptions): Promis
     else await t.killAll();
   }
   checkEchoes(t);
+  // §11 beyond the journal's files: wherever a driver could have written an argument secret, after recovery too.
+  checkWorld(t);
   for (const [name, value] of Object.entries(t.sections)) options.onSection?.(name, scenario.id, maskValue(value));
   const world = t.world.counts();
   const trial: Trial = {

@@ -41,6 +41,11 @@ export const Environment = z.object({
   trialFs: z.string().min(1),
   /** strace's version, or null when it is absent (the write-sweep scenarios are then not applicable). */
   strace: z.string().nullable(),
+  /**
+   * How drivers were confined: `pid-namespace` (each the init of its own PID namespace, so the kernel ends everything
+   * it started with it) or `process-tree` (the fallback where namespaces cannot be made: the harness's scan alone).
+   */
+  confinement: z.enum(['pid-namespace', 'process-tree']),
 });
 
 const SettingValue = z.union([z.string(), z.number(), z.boolean()]);

@@ -5,13 +5,25 @@ import type { Report } from './schema.js';
  * The boundary every report states: process-crash durability as observed here, nothing wider. A journal that
  * declares its durable state lives in a separate server (`externalState`) gets that server named as excluded.
  */
-export function claimBoundary(externalState?: string): Report['boundary'] {
+export function claimBoundary(externalState?: string, environment: ReadonlyArray<Pick<Report['environment'][number], 'confinement'>> = []): Report['boundary'] {
+  const fallback = environment.some((e) => e.confinement === 'process-tree');
   return {
     claim: CLAIM,
-    covers: [...COVERS],
-    excludes: externalState === undefined ? [...EXCLUDES] : [...EXCLUDES, externalExclusion(externalState)],
+    covers: [...COVERS, ...(environment.length > 0 && !fallback ? [NAMESPACE_COVER] : [])],
+    excludes: [...EXCLUDES, ...(fallback ? [PROCESS_TREE_EXCLUSION] : []), ...(externalState === undefined ? [] : [externalExclusion(externalState)])],
   };
 }
+
+/** What a run confined to PID namespaces adds to what it covers. */
+export const NAMESPACE_COVER =
+  'every driver ran as the init of its own PID namespace: when it was killed, the kernel killed every process it had started, ' +
+  'whatever group, session or environment that process had moved to';
+
+/** What the process-tree fallback (no PID namespaces here, or EJC_CONFINEMENT=process-tree) cannot see, stated as excluded. */
+export const PROCESS_TREE_EXCLUSION =
+  'processes a driver started that double-forked, cleared their environment, left its session and hold no file under the ' +
+  'journal directory (e.g. a daemon keeping state in memory behind a socket): without PID namespaces (confinement: process-tree) ' +
+  'the harness cannot find them, so such a process may outlive a kill and hand a restarted driver state a real crash would have lost';
 
 /** The exclusion a declared external server adds: the kill never reached it, so its own crash durability is untested. */
 export function externalExclusion(externalState: string): string {

@@ -1,6 +1,7 @@
 // Merging the shards of one run back into the report the unsharded run would have written.
 import { canonicalJson } from '../harness/canonical-json.js';
 import { EjcError } from '../harness/errors.js';
+import { claimBoundary } from './boundary.js';
 import { reportVerdict, sumCounts, summarize } from './derive.js';
 import type { Report, UnsealedReport } from './schema.js';
 import { compareIds, sealReport } from './seal.js';
@@ -44,6 +45,8 @@ export function mergeReports(reports: Report[], options: MergeOptions = {}): Rep
     sections: mergeSections(shards),
     // Shards may run on different machines: each keeps its own environment entry, in shard order.
     environment: shards.flatMap((r) => r.environment),
+    // A shard that ran without PID namespaces narrows the whole claim.
+    boundary: claimBoundary(first.implementation.capabilities.externalState, shards.flatMap((r) => r.environment)),
     reproduce: {
       run: withoutShardFlag(first.reproduce.run),
       verify: options.reportPath === undefined ? first.reproduce.verify : `npx ejc verify ${options.reportPath}`,

@@ -167,7 +167,7 @@ function checkClaims(report: Report, problems: string[]): void {
     if (report.counts.duplicateWrites !== 0) problems.push(`$.counts.duplicateWrites: a conformant report has ${report.counts.duplicateWrites}, must be 0`);
     if (report.counts.restartWrites !== 0) problems.push(`$.counts.restartWrites: a conformant report has ${report.counts.restartWrites}, must be 0`);
   }
-  if (canonicalJson(report.boundary) !== canonicalJson(claimBoundary(report.implementation.capabilities.externalState))) {
+  if (canonicalJson(report.boundary) !== canonicalJson(claimBoundary(report.implementation.capabilities.externalState, report.environment))) {
     problems.push('$.boundary: differs from the fixed boundary of the claim (process-crash durability only)');
   }
 }

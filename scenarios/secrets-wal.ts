@@ -48,7 +48,7 @@ export const secrets: Scenario[] = [
     asserts: ['zero canary hits in the journal directory', 'zero canary hits in every file the driver wrote outside its journal directory'],
     async trial(t) {
       const { run, all } = canaryRun(t);
-      const log = join(t.dir, 'written-files.strace');
+      const log = t.harnessFile(join(t.dir, 'written-files.strace'));
       const client = await t.driver('traced', { launch: underStrace(t.launch, { log, trace: FILE_SYSCALLS, decodeFds: true }) });
       await startRun(t, client, run);
       await snapshotAfter(t, client);

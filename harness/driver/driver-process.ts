@@ -43,11 +43,13 @@ export class DriverProcess implements DriverHandle {
   private readonly child;
   private readonly entry: LiveDriver;
   private resolveExited: (info: ExitInfo) => void = () => undefined;
+  private readonly confined: boolean;
 
   constructor(spec: SpawnSpec, private readonly opts: StartDriverOptions) {
     this.label = opts.label;
     this.stderr = new StderrRing(opts.stderrFile, 500, opts.stderrFileLimit);
     this.exited = new Promise((resolve) => (this.resolveExited = resolve));
+    this.confined = spec.confined;
     const mark = newDriverMark();
     // detached: the driver leads its own session and group; the mark finds the processes that leave them.
     this.child = execa(spec.file, spec.args, {
@@ -58,7 +60,7 @@ export class DriverProcess implements DriverHandle {
     if (this.child.pid === undefined) throw new EjcError('driver_start_failed', `${this.label}: could not spawn the ${spec.describe}`);
     this.pid = this.child.pid;
     // Its start time bounds the search: nothing it started can be older than the driver itself.
-    this.entry = { pgid: this.pid, mark, since: readProc(this.pid)?.start ?? 0, dirs: new Set(), externalState: null };
+    this.entry = { pgid: this.pid, mark, since: readProc(this.pid)?.start ?? 0, dirs: new Set(), externalState: null, wrapped: spec.confined };
     registerDriver(this.entry);
     const closed = [this.child.stdout, this.child.stderr].map((s) => new Promise<void>((r) => s.once('close', () => r())));
     // Always drain both pipes, so a chatty driver never blocks on a full pipe.
@@ -226,7 +228,10 @@ export class DriverProcess implements DriverHandle {
     // Whatever the leader left running dies now, then the proof: nothing of the tree runs, nothing holds its files.
     let end: TreeEnd = { processes: 0, escaped: [], survivors: [] };
     try {
-      end = await endTree(this.entry, this.killedAtOnce, streamsClosed, leader.killedByHarness || signal === 'SIGKILL');
+      // Confined, a driver SIGKILLed by someone else (strace at a syscall) shows as unshare's or strace's exit code
+      // (a namespace's init cannot re-raise SIGKILL on itself): any unclean end is proven like a crash.
+      const unclean = this.confined && (exitCode !== 0 || signal !== null);
+      end = await endTree(this.entry, this.killedAtOnce, streamsClosed, leader.killedByHarness || signal === 'SIGKILL' || unclean);
     } catch {
       // The proof is best effort only where /proc cannot be read; `exited` must resolve regardless.
     }

@@ -5,16 +5,32 @@ import { fileURLToPath } from 'node:url';
 import { EjcError } from '../errors.js';
 import { currentHostBundle } from './host-bundle.js';
 import type { Launch } from '../../reports/schema.js';
+import { confinementPrefix } from './confinement.js';
 
 export interface SpawnSpec {
   readonly file: string;
   readonly args: string[];
   /** How the driver was started, for error messages. */
   readonly describe: string;
+  /** Started as the init of its own PID namespace (see confinement.ts): nothing it starts can outlive it. */
+  readonly confined: boolean;
+}
+
+/**
+ * The launch, confined (confinement.ts): the driver, whatever its language, runs in a new PID namespace whose init
+ * dies with unshare, the group and session leader the harness kills; when the init dies the kernel kills every
+ * process in the namespace. A launch under strace puts strace inside too: it traces and kills the driver as before,
+ * and the driver's death (the init passes on its status, 137) ends the namespace with everything it started.
+ */
+export function resolveLaunch(launch: Launch, cwd: string): SpawnSpec {
+  const spec = resolveBare(launch, cwd);
+  const prefix = confinementPrefix();
+  if (prefix.length === 0) return { ...spec, confined: false };
+  return { file: prefix[0]!, args: [...prefix.slice(1), spec.file, ...spec.args], describe: spec.describe, confined: true };
 }
 
 /** Resolves a launch against `cwd`; a module launch whose file is missing fails here, before anything is spawned. */
-export function resolveLaunch(launch: Launch, cwd: string): SpawnSpec {
+function resolveBare(launch: Launch, cwd: string): Omit<SpawnSpec, 'confined'> {
   if (launch.kind === 'command') {
     // Through the shell in the driver's own group, so `python3 x.py` and its children die together.
     return { file: '/bin/sh', args: ['-c', launch.command], describe: `command \`${launch.command}\`` };

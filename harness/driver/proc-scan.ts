@@ -15,6 +15,8 @@ export interface ProcEntry {
   readonly start: number;
   /** The value of EJC_DRIVER_MARK in the environment it was started with, or null. */
   readonly mark: string | null;
+  /** Its PID namespace (the inode of /proc/<pid>/ns/pid), read with the mark; null when not read. No process can leave it. */
+  readonly pidns: number | null;
 }
 
 const MARK_PREFIX = Buffer.from(`${MARK_VAR}=`);
@@ -43,8 +45,8 @@ export function scanProcesses(options: { marks: boolean; since?: number } = { ma
     const stat = readStat(pid);
     if (stat === null) continue;
     // A zombie's environment is gone and it can do nothing more: no need to read it.
-    const mark = options.marks && stat.start >= since && !isDeadState(stat.state) ? readMark(pid) : null;
-    entries.push({ ...stat, mark });
+    const read = options.marks && stat.start >= since && !isDeadState(stat.state);
+    entries.push({ ...stat, mark: read ? readMark(pid) : null, pidns: read ? pidNamespace(pid) : null });
   }
   return entries;
 }
@@ -52,7 +54,14 @@ export function scanProcesses(options: { marks: boolean; since?: number } = { ma
 /** The current entry of one pid, or null when it no longer exists. */
 export function readProc(pid: number): ProcEntry | null {
   const stat = readStat(pid);
-  return stat === null ? null : { ...stat, mark: null };
+  return stat === null ? null : { ...stat, mark: null, pidns: null };
+}
+
+/** The PID namespace a process lives in (the inode `/proc/<pid>/ns/pid` names), or null when it cannot be read. */
+export function pidNamespace(pid: number | 'self'): number | null {
+  const target = link(`/proc/${pid}/ns/pid`);
+  const inode = target === null ? null : /^pid:\[(\d+)\]$/.exec(target)?.[1];
+  return inode === undefined || inode === null ? null : Number(inode);
 }
 
 /** Dead for every purpose of the harness: gone, or a zombie that only waits to be reaped. */
@@ -136,7 +145,7 @@ function pids(): number[] {
   return out;
 }
 
-function readStat(pid: number): Omit<ProcEntry, 'mark'> | null {
+function readStat(pid: number): Omit<ProcEntry, 'mark' | 'pidns'> | null {
   const bytes = readShared(`/proc/${pid}/stat`);
   if (bytes === null) return null;
   const text = bytes.toString('latin1');

@@ -1,6 +1,6 @@
 // A driver's whole process tree: found by group, session, environment mark and parentage; killed at once; proven gone.
 import { killGroup } from './process-group.js';
-import { findHolders, harnessStart, isDeadState, procAvailable, readCmdline, readProc, scanProcesses, type ProcEntry } from './proc-scan.js';
+import { findHolders, harnessStart, isDeadState, pidNamespace, procAvailable, readCmdline, readProc, scanProcesses, type ProcEntry } from './proc-scan.js';
 import type { ProcessEvidence } from './types.js';
 
 /** A process the harness SIGKILLed, with its command line when it had left the group (read before it died). */
@@ -12,9 +12,14 @@ export interface TreeRoot {
   readonly mark: string;
   /** The leader's start time (clock ticks since boot): a process started earlier cannot carry the mark. */
   readonly since?: number;
+  /** The leader is the confinement wrapper (unshare, whose child is the namespace's init): neither is counted as the driver's. */
+  readonly wrapped?: boolean;
 }
 
-/** The live processes of `root` in a snapshot: its group and session, carriers of its mark, and all their descendants. */
+/**
+ * The live processes of `root` in a snapshot: its group and session, carriers of its mark, every process in the PID
+ * namespace a confined driver is the init of, and all their descendants.
+ */
 export function treeOf(root: TreeRoot, procs: readonly ProcEntry[]): ProcEntry[] {
   const inTree = new Set<number>();
   const children = new Map<number, number[]>();
@@ -24,6 +29,10 @@ export function treeOf(root: TreeRoot, procs: readonly ProcEntry[]): ProcEntry[]
     if (siblings === undefined) children.set(p.ppid, [p.pid]);
     else siblings.push(p.pid);
   }
+  // A namespace cannot be left: whatever cleared its environment, left the session and double-forked is still in it.
+  const own = harnessNamespace();
+  const spaces = new Set(procs.filter((p) => inTree.has(p.pid) && p.pidns !== null && p.pidns !== own).map((p) => p.pidns));
+  if (spaces.size > 0) for (const p of procs) if (spaces.has(p.pidns)) inTree.add(p.pid);
   // A child that cleared its environment and left the session is still found through its parent while that lives.
   const queue = [...inTree];
   while (queue.length > 0) {
@@ -133,6 +142,12 @@ export function provenSurvivors(
 export function key(p: ProcEntry): string {
   return `${p.pid}@${p.start}`;
 }
+
+function harnessNamespace(): number | null {
+  ownNamespace ??= pidNamespace('self');
+  return ownNamespace;
+}
+let ownNamespace: number | null | undefined;
 
 function earliest(roots: readonly TreeRoot[]): number {
   return Math.min(...roots.map((r) => r.since ?? 0));

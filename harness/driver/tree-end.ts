@@ -30,7 +30,8 @@ export async function endTree(driver: LiveDriver, killedAtOnce: KilledProc[] | n
     if (survivors.size > 0) await cleanUp([...proof.tree, ...proof.holders.map((h) => h.proc)]);
   }
   return {
-    processes: ended.length,
+    // unshare and the namespace's init shell are the harness's, not the driver's: they are not counted.
+    processes: ended.filter((p) => !(driver.wrapped === true && (p.pid === driver.pgid || p.ppid === driver.pgid))).length,
     escaped: ended.filter((p) => p.pgrp !== driver.pgid).map((p) => evidenceOf(p)),
     survivors: [...survivors.values()].sort((a, b) => a.pid - b.pid),
   };

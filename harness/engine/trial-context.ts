@@ -20,6 +20,7 @@ import type { HistoryEvent, OpAnswer } from '../model/history.js';
 import type { OperationName } from '../protocol/schemas.js';
 import { EjcError } from '../errors.js';
 import { traceeKilled } from './syscall-sweep.js';
+import { trackTrial } from '../world/world-scan.js';
 
 /** Decides at each kill opportunity (a boundary or an announced point) whether to kill there: generated crash schedules. */
 export interface KillSchedule {
@@ -66,6 +67,10 @@ export class TrialContext {
   readonly #stderr: string[] = [];
   readonly #echo = new EchoWatch();
   readonly #journalDirs = new Set<string>();
+  readonly #planted: string[] = [];
+  readonly #harnessFiles = new Set<string>();
+  /** When the trial began (wall clock, ms): the world scan reads only files modified since. */
+  readonly startedAt = Date.now();
   readonly #driverEnv: Readonly<Record<string, string | undefined>>;
   #plan: CrashPlan | null = null;
   #pointHits = 0;
@@ -94,6 +99,7 @@ export class TrialContext {
     this.#timeoutMs = setup.timeoutMs;
     // The reference journal's drivers leave out what only slows their start (see reference-env.ts).
     this.#driverEnv = { ...driverEnvFor(setup.launch), ...implSecretsEnv(setup.implSecrets) };
+    trackTrial(this);
   }
 
   /**
@@ -102,6 +108,7 @@ export class TrialContext {
    * or a generator creates (not for values a journal may legitimately return, such as a run result).
    */
   secret(value: string): string {
+    this.#planted.push(value);
     registerSecret(value, canaryLabel(value));
     this.#echo.plant(value);
     return value;
@@ -110,6 +117,23 @@ export class TrialContext {
   /** Where drivers of this trial repeated a planted secret, and how many were planted. */
   secretEchoes(): { planted: number; findings: EchoFinding[] } {
     return { planted: this.#echo.planted, findings: this.#echo.findings() };
+  }
+
+  /** The secrets planted in this trial (argument canaries), in order: what the world scan looks for. */
+  get planted(): readonly string[] {
+    return this.#planted;
+  }
+
+  /** Names a file the harness itself writes in this trial (a trace log, a ledger): by exact path, the world scan skips it. */
+  harnessFile(path: string): string {
+    this.#harnessFiles.add(path);
+    return path;
+  }
+
+  /** Every file the harness wrote in this trial: the engine's event log, the target ledgers, driver stderr logs, registered traces. */
+  get harnessFiles(): string[] {
+    const stderr = Array.from({ length: this.#driverCount + this.#ahead.size + 1 }, (_, i) => join(this.dir, `driver-${i + 1}.stderr.log`));
+    return [this.log.path, ...this.world.ledgerFiles(), ...stderr, ...this.#harnessFiles];
   }
 
   /** Every journal directory a driver of this trial opened: the journal's own files, not the harness's. */

@@ -80,7 +80,7 @@ export class Exec {
     let killer: AttachedKiller | null = null;
     this.t.beforeOp = async (client, op) => {
       if (killer !== null || client !== primary || (plan.op !== 'any' && op !== plan.op) || ++seen < plan.occurrence) return;
-      const log = join(this.t.dir, `strace-${++this.#straceRuns}.log`);
+      const log = this.t.harnessFile(join(this.t.dir, `strace-${++this.#straceRuns}.log`));
       killer = await attachSyscallKiller(primary.handle.pid, { syscall: plan.syscall, invocation: plan.n }, log);
       this.t.armSyscallKill(primary, { log, label: `${plan.syscall}#${plan.n} of ${op}` });
       this.t.note({ kind: 'note', text: `strace attached to ${primary.label}: SIGKILL at the ${plan.n}th ${plan.syscall} from this ${op} on` });

@@ -71,7 +71,7 @@ export function buildExploreReport(x: ExploreReportInput): Report {
     scenarios,
     sections: { explore: section, exploreSettings: exploreSettings(o, x.features) },
     reproduce: { run: ['npx ejc', ...o.argv.map(shellQuote)].join(' '), verify: 'npx ejc verify report.json' },
-    boundary: claimBoundary(),
+    boundary: claimBoundary(undefined, [describeEnvironment(o.shard?.index ?? null)]),
     fingerprint: fingerprintImplementation({ launch: o.launch }),
     environment: [describeEnvironment(o.shard?.index ?? null)],
     settings: settingsOf({ timeoutMs: o.timeoutMs, expectFailures: [], familySettings: { explore: exploreFamilySettings(o) } }),

@@ -1,5 +1,6 @@
 // One generated trial, start to verdict: executed for real, its history judged by the model, its evidence as a report trial.
 import { TrialContext } from '../engine/trial-context.js';
+import { scanTrialWorld } from '../world/world-scan.js';
 import { CrashInjected } from '../engine/crash-plan.js';
 import { EjcError, ProtocolViolation } from '../errors.js';
 import { createTrialDir } from '../trial-dir.js';
@@ -67,7 +68,7 @@ export async function runGeneratedTrial(c: TrialCase, o: TrialRunOptions): Promi
   const history = t.history ?? [];
   const canaries = history.flatMap((e) => (e.kind === 'canary' ? [e.value] : []));
   const model = checkHistory(history, { tierMode: o.capabilities.tierMode });
-  const violation = model.failure === null ? echoViolation(t, history.length) : {
+  const violation = model.failure === null ? (echoViolation(t, history.length) ?? worldViolation(t, history.length)) : {
     clause: model.failure.clause,
     contract: CLAUSES[model.failure.clause],
     what: maskCanaries(model.failure.what, canaries) as string,
@@ -114,6 +115,20 @@ function echoViolation(t: TrialContext, steps: number): Violation | null {
     what: 'the driver repeats a planted argument secret in a response, an error or on stderr',
     expected: [],
     observed: findings.map((f) => `${f.driver} ${f.stream}: [masked ${f.secret}]`),
+    step: steps,
+  };
+}
+
+// §11 beyond the journal's files: an argument secret in any file written during the trial, wherever a driver can write.
+function worldViolation(t: TrialContext, steps: number): Violation | null {
+  const world = scanTrialWorld(t);
+  if (world === null || world.found.length === 0) return null;
+  return {
+    clause: 'secrets.args',
+    contract: CLAUSES['secrets.args'],
+    what: "a planted argument secret is in a file written during the trial outside the journal directory and the harness's own files (temporary directories, home, working directory)",
+    expected: [],
+    observed: world.found,
     step: steps,
   };
 }

@@ -51,6 +51,7 @@ interface LedgerEntry {
 /** The world of fake targets for one trial: tier 1 dedups by key, tier 2 answers receipts, tier 3 is opaque. */
 export class TargetWorld {
   readonly #dir: string;
+  readonly #written = new Set<string>();
   readonly #targets = new Set<string>();
   readonly #onEntry: ((entry: LedgerEvent) => void) | undefined;
   #generation = 0;
@@ -151,7 +152,13 @@ export class TargetWorld {
     return { logicalKey: request.logicalKey, idempotencyKey: request.idempotencyKey, generation: this.#generation };
   }
 
+  /** The ledger files written so far (exact paths: the harness's own files, which the world scan skips). */
+  ledgerFiles(): string[] {
+    return [...this.#written];
+  }
+
   #append(target: string, tier: Tier, entry: LedgerEntry): void {
+    this.#written.add(this.#path(target));
     appendFileSync(this.#path(target), `${JSON.stringify(entry)}\n`);
     this.#onEntry?.({ target, tier, entry: entry.kind, generation: entry.generation });
   }

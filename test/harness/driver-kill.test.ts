@@ -1,12 +1,11 @@
 // Real SIGKILL of real process groups: at a protocol boundary, at an announced crash point, and on timeout.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { liveDriverGroups, liveGroupMembers, processState, startDriver } from '../../harness/driver/index.js';
 import { EjcError } from '../../harness/errors.js';
 import { createTrialDir } from '../../harness/trial-dir.js';
 import type { TrialDir } from '../../harness/trial-dir.js';
 import { DriverPool, fakeLaunch, pidExists, prepareParams, root, tinyLaunch, waitUntilGone } from './helpers.js';
+import { newTag, ownProcesses, TAG_VAR } from './own-processes.js';
 
 const pool = new DriverPool();
 let trial: TrialDir;
@@ -65,9 +64,10 @@ describe('killing drivers', () => {
   });
 
   it('kills the grandchildren of a command launch with the group', async () => {
-    const pidFile = join(trial.path, 'grandchild.pid');
-    const driver = pool.track(await startDriver(fakeLaunch('hang', `sleep 300 & echo $! > "${pidFile}"; `), opts(1_500)));
-    const grandchild = Number(readFileSync(pidFile, 'utf8').trim());
+    // Found by this test's tag: a pid the driver reads inside its own PID namespace is not the harness's.
+    const tag = newTag('driver-kill');
+    const driver = pool.track(await startDriver(fakeLaunch('hang', 'sleep 300 & '), { ...opts(1_500), env: { [TAG_VAR]: tag } }));
+    const grandchild = ownProcesses(tag).find((p) => p.cmdline === 'sleep 300')!.pid;
     expect(pidExists(grandchild)).toBe(true);
     await expect(driver.call('listEffects', {})).rejects.toMatchObject({ code: 'operation_timeout' });
     await driver.exited;

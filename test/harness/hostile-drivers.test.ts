@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { STDERR_LOG_LIMIT } from '../../harness/driver/stderr-log.js';
-import { externalExclusion } from '../../reports/boundary.js';
+import { CONFINEMENT_VAR } from '../../harness/driver/confinement.js';
+import { externalExclusion, PROCESS_TREE_EXCLUSION } from '../../reports/boundary.js';
 import type { Report } from '../../reports/schema.js';
 import { verifyReport } from '../../reports/verify.js';
 import { ejc } from '../cli/ejc-process.js';
@@ -15,6 +16,8 @@ import { killOwn, newTag, TAG_VAR } from './own-processes.js';
 const HOSTILE = join(root, 'test', 'broken', 'hostile');
 const BOUNDARY_KILL = 'cp02.after-prepare.tier3';
 const POINT_KILL = 'cp01.prepare-before-commit';
+const DISPATCH_KILL = 'cp03.after-dispatch.tier3';
+const FALLBACK = { [CONFINEMENT_VAR]: 'process-tree' };
 let tmp: string;
 let tag: string;
 
@@ -27,10 +30,10 @@ afterEach(async () => {
   expect(readdirSync(tmp)).toEqual([]);
 });
 
-async function run(launch: string[], scenarios: string[], extra: string[] = []): Promise<{ exitCode: number; report: Report }> {
+async function run(launch: string[], scenarios: string[], extra: string[] = [], env: Record<string, string> = {}): Promise<{ exitCode: number; report: Report }> {
   tag = newTag('hostile');
   const args = ['run', ...launch, ...scenarios.flatMap((s) => ['--scenario', s]), ...extra, '--json'];
-  const r = await ejc(args, { env: { [TAG_VAR]: tag, TMPDIR: tmp } });
+  const r = await ejc(args, { env: { [TAG_VAR]: tag, TMPDIR: tmp, ...env } });
   try {
     return { exitCode: r.exitCode, report: JSON.parse(r.stdout) as Report };
   } catch (err) {
@@ -71,8 +74,16 @@ describe('hostile drivers', () => {
     expectEscapesKilled(report, /host\.js --module/);
   });
 
-  it('a relay server that cleared its environment and double-forked dodges the kill: inconclusive, the holder named', async () => {
+  it('a relay server that cleared its environment and double-forked: found in the namespace and killed with the relay', async () => {
     const { exitCode, report } = await run(cmd('relay.mjs', '--clear-env', '--orphan'), [BOUNDARY_KILL]);
+    expect(report.environment[0]!.confinement).toBe('pid-namespace');
+    expect([exitCode, report.verdict]).toEqual([0, 'conformant']);
+    expectEscapesKilled(report, /host\.js --module/);
+  });
+
+  it('the same relay without PID namespaces (forced fallback) dodges the kill: inconclusive, the holder named', async () => {
+    const { exitCode, report } = await run(cmd('relay.mjs', '--clear-env', '--orphan'), [BOUNDARY_KILL], [], FALLBACK);
+    expect(report.environment[0]!.confinement).toBe('process-tree');
     expect([exitCode, report.verdict]).toEqual([2, 'inconclusive']);
     expect(report.scenarios[0]!.verdict).toBe('inconclusive');
     expect(reasons(report)).toMatch(/the kill of primary#\d+ at boundary:after-prepare, 1 process\(es\) outside the harness's kill still ran or held the journal's files: `.*host\.js --module.*` holding <trial>\/journal\/effects\.db/);
@@ -86,8 +97,32 @@ describe('hostile drivers', () => {
     expect(report.implementation.capabilities.externalState).toBe('hostile relay server (test)');
     expect(report.boundary.excludes).toContain(externalExclusion('hostile relay server (test)'));
     expect(verifyReport(report)).toEqual({ ok: true, problems: [] });
-    // The harness leaves a declared server alone; this test started it, so this test ends it.
-    expect((await killOwn(tag)).every((p) => /relay-server\.mjs|host\.js/.test(p.cmdline))).toBe(true);
+    // A server the driver started itself is one of its processes: it died with the driver's namespace (only a server
+    // started outside the harness outlives a kill; kill-proof.test.ts shows the harness leaves that one alone).
+    expect(await killOwn(tag)).toEqual([]);
+  });
+
+  it('a write-behind journal whose prepares wait in a hidden memory daemon: confined, the daemon dies with the driver and the lost prepare fails cp02/cp03', async () => {
+    const { exitCode, report } = await run(['--impl', join(HOSTILE, 'memory-daemon.mjs')], [BOUNDARY_KILL, DISPATCH_KILL]);
+    expect([exitCode, report.verdict]).toEqual([1, 'nonconformant']);
+    expect(report.scenarios.map((s) => [s.id, s.verdict]).sort()).toEqual([[DISPATCH_KILL, 'failed'], [BOUNDARY_KILL, 'failed']].sort());
+    expect(report.scenarios.find((s) => s.id === BOUNDARY_KILL)!.trials[0]!.assertions.some((a) => a.name === 'gate decision' && !a.passed)).toBe(true);
+    // The evidence: each kill found the daemon in the driver's namespace (it had no other link) and killed it with the driver.
+    expectEscapesKilled(report, /memory-daemon-server\.mjs/);
+  });
+
+  it('the same journal under the forced process-tree fallback is not seen, and the report says so in its boundary', async () => {
+    const { exitCode, report } = await run(['--impl', join(HOSTILE, 'memory-daemon.mjs')], [BOUNDARY_KILL], [], FALLBACK);
+    expect(report.environment[0]!.confinement).toBe('process-tree');
+    // It passes (the hole today's scan leaves), but never silently: the boundary names exactly what the fallback cannot see.
+    expect([exitCode, report.verdict]).toEqual([0, 'conformant']);
+    expect(report.boundary.excludes).toContain(PROCESS_TREE_EXCLUSION);
+    expect(PROCESS_TREE_EXCLUSION).toMatch(/double-forked, cleared their environment, left its session and hold no file under the journal directory/);
+    expect(verifyReport(report)).toEqual({ ok: true, problems: [] });
+    // The daemon outlived every kill (that is the hole the boundary names); this test started it, so it ends it.
+    const outlived = await killOwn(tag);
+    expect(outlived.length).toBeGreaterThan(0);
+    expect(outlived.every((p) => /memory-daemon-server\.mjs/.test(p.cmdline))).toBe(true);
   });
 
   it('an ordinary driver with a setsid grandchild: the escape is recorded on each kill and nothing outlives the run', async () => {

@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { confinement } from '../../harness/driver/confinement.js';
 import { startDriver } from '../../harness/driver/index.js';
 import { provenSurvivors, treeOf } from '../../harness/driver/process-tree.js';
 import type { ProcEntry } from '../../harness/driver/proc-scan.js';
@@ -17,6 +18,7 @@ import { DriverPool, fakeLaunch, fixtures, root } from './helpers.js';
 import { killOwn, newTag, ownProcesses, TAG_VAR } from './own-processes.js';
 
 const pool = new DriverPool();
+const confined = confinement() === 'pid-namespace';
 let dir: TrialDir;
 let tag: string;
 beforeEach(async () => {
@@ -34,7 +36,7 @@ const opts = () => ({ label: 'primary', cwd: root, timeoutMs: 20_000, env: { [TA
 
 describe('the tree of a driver', () => {
   it('is its group and session, the carriers of its mark, and their descendants by parentage', () => {
-    const p = (pid: number, ppid: number, pgrp: number, sid: number, mark: string | null = null, state = 'S'): ProcEntry => ({ pid, ppid, pgrp, sid, state, start: pid, mark });
+    const p = (pid: number, ppid: number, pgrp: number, sid: number, mark: string | null = null, state = 'S', pidns: number | null = null): ProcEntry => ({ pid, ppid, pgrp, sid, state, start: pid, mark, pidns });
     const table = [
       p(100, 1, 100, 100, 'm'), // the leader
       p(101, 100, 100, 100, 'm'), // a child in its group
@@ -47,6 +49,18 @@ describe('the tree of a driver', () => {
       p(108, 1, 108, 108), // unrelated
     ];
     expect(treeOf({ pgid: 100, mark: 'm' }, table).map((e) => e.pid)).toEqual([100, 101, 102, 103, 104, 105]);
+  });
+
+  it('is, when confined, every process of the PID namespace its init (a group member) lives in, however it left', () => {
+    const p = (pid: number, ppid: number, pgrp: number, sid: number, mark: string | null, pidns: number | null): ProcEntry => ({ pid, ppid, pgrp, sid, state: 'S', start: pid, mark, pidns });
+    const table = [
+      p(200, 1, 200, 200, 'm', null), // unshare: the group and session leader, in the harness's namespace
+      p(201, 200, 200, 200, 'm', 7), // the driver, init of namespace 7
+      p(202, 1, 202, 202, null, 7), // double-forked, setsid, cleared environment: found by its namespace alone
+      p(203, 1, 203, 203, null, 8), // another driver's namespace
+      p(204, 1, 204, 204, null, null), // unrelated
+    ];
+    expect(treeOf({ pgid: 200, mark: 'm' }, table).map((e) => e.pid)).toEqual([200, 201, 202]);
   });
 });
 
@@ -67,8 +81,9 @@ describe('killing a driver whose grandchild left its session', () => {
   it('ends the grandchild at a graceful close too', async () => {
     const driver = pool.track(await startDriver(grandchildLaunch, opts()));
     const exit = await driver.close();
-    expect(exit).toMatchObject({ signal: null, exitCode: 0, killedByHarness: false, tree: { processes: 1, survivors: [] } });
-    expect(exit.tree.escaped.map((e) => e.cmdline)).toEqual(['sleep 3600']);
+    // Confined, the kernel ended the namespace with its init before the harness looked: nothing was left to kill.
+    expect(exit).toMatchObject({ signal: null, exitCode: 0, killedByHarness: false, tree: { processes: confined ? 0 : 1, survivors: [] } });
+    expect(exit.tree.escaped.map((e) => e.cmdline)).toEqual(confined ? [] : ['sleep 3600']);
     expect(ownProcesses(tag)).toEqual([]);
   });
 
@@ -77,8 +92,8 @@ describe('killing a driver whose grandchild left its session', () => {
     await until(() => ownProcesses(tag).some((o) => o.cmdline === 'sleep 3600'));
     await expect(driver.call('checkpoint', {})).rejects.toMatchObject({ code: 'driver_exited' });
     const exit = await driver.exited;
-    expect(exit).toMatchObject({ exitCode: 7, killedByHarness: false, tree: { processes: 1, survivors: [] } });
-    expect(exit.tree.escaped.map((e) => e.cmdline)).toEqual(['sleep 3600']);
+    expect(exit).toMatchObject({ exitCode: 7, killedByHarness: false, tree: { processes: confined ? 0 : 1, survivors: [] } });
+    expect(exit.tree.escaped.map((e) => e.cmdline)).toEqual(confined ? [] : ['sleep 3600']);
     expect(ownProcesses(tag)).toEqual([]);
   });
 });

@@ -108,7 +108,7 @@ export function buildReport(
     scenarios: chosen.map((s) => ({ ...s, reproduce: `${s.reproduce}${shardFlag}` })),
     sections: {},
     reproduce: { run: `ejc run --seed 1${shardFlag} --json`, verify: 'ejc verify out/report.json' },
-    boundary: claimBoundary(),
+    boundary: claimBoundary(undefined, [{ confinement: 'pid-namespace' }]),
     fingerprint: fixtureFingerprint(),
     environment: [
       {
@@ -119,6 +119,7 @@ export function buildReport(
         os: { platform: 'linux', arch: 'x64', release: '6.1.0', version: '#1 SMP Debian' },
         trialFs: options.host === undefined ? 'ext4' : `fs-of-${options.host}`,
         strace: '6.1',
+        confinement: 'pid-namespace',
       },
     ],
     // The runner records the expect-failures list it was given; a fixture lists exactly its expected scenarios.

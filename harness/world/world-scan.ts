@@ -1,0 +1,169 @@
+// The world scan: after a trial that planted canaries, every file modified since it started wherever a driver can write.
+import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sha256Hex } from '../canonical-json.js';
+import type { TrialContext } from '../engine/trial-context.js';
+
+export interface WorldScan {
+  /** The directories walked, resolved and deduplicated, in order (evidence: where a leak would have been seen). */
+  readonly roots: string[];
+  /** Files read (modified since the trial started, not the harness's own): evidence, never part of the outcome. */
+  readonly files: number;
+  readonly bytes: number;
+  /** Each file holding a canary, by SHA-256, sorted: the finding. */
+  readonly hits: Array<{ file: string; canarySha256: string }>;
+}
+
+/**
+ * Reads every regular file under `roots` modified at or after `sinceMs` (a file older than the trial cannot hold its
+ * canaries: they are made for it), except the `exclude`d exact paths the harness itself wrote, and finds each canary.
+ * Symlinks are not followed (a link cannot make a file be written twice), nor are other file systems' special trees.
+ */
+export function scanWorld(options: { sinceMs: number; roots: readonly string[]; exclude: ReadonlySet<string>; excludeDirs?: ReadonlySet<string>; canaries: readonly string[] }): WorldScan {
+  const roots = resolvedRoots(options.roots);
+  const needles = options.canaries.map((c) => ({ bytes: Buffer.from(c, 'utf8'), sha: sha256Hex(c) }));
+  const seen = new Set<string>();
+  const hits: WorldScan['hits'] = [];
+  let files = 0;
+  let bytes = 0;
+  const visit = (dir: string, depth: number): void => {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      return; // removed meanwhile, or not ours to read
+    }
+    for (const name of names) {
+      const path = join(dir, name);
+      let st;
+      try {
+        st = lstatSync(path);
+      } catch {
+        continue;
+      }
+      if (st.isDirectory()) {
+        // A file created during the trial changes its directory's mtime; below FULL_DEPTH an untouched directory is
+        // not entered (so an append to an old file deep inside an old directory is the one thing not seen).
+        if (!seen.has(path) && !(options.excludeDirs?.has(path) ?? false) && (depth < FULL_DEPTH || st.mtimeMs >= options.sinceMs)) {
+          seen.add(path);
+          visit(path, depth + 1);
+        }
+        continue;
+      }
+      if (!st.isFile() || st.mtimeMs < options.sinceMs || options.exclude.has(path) || seen.has(path)) continue;
+      seen.add(path);
+      let data: Buffer;
+      try {
+        data = readFileSync(path);
+      } catch {
+        continue;
+      }
+      files += 1;
+      bytes += data.length;
+      for (const n of needles) if (data.includes(n.bytes)) hits.push({ file: path, canarySha256: n.sha });
+    }
+  };
+  for (const root of roots) {
+    // A root inside another root is walked once, as part of the outer one.
+    if (roots.some((other) => other !== root && root.startsWith(`${other}/`))) continue;
+    visit(root, 0);
+  }
+  hits.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.canarySha256 < b.canarySha256 ? -1 : a.canarySha256 > b.canarySha256 ? 1 : 0));
+  return { roots, files, bytes, hits };
+}
+
+/** Directories at most this deep under a root are always read; deeper ones only when an entry was made in them since the trial began. */
+export const FULL_DEPTH = 2;
+
+/** Where a driver can write without asking: the temporary directories, its home, its working directory, and its journal's places. */
+export function worldRoots(extra: readonly string[]): string[] {
+  return [tmpdir(), '/tmp', '/var/tmp', '/dev/shm', homedir(), process.cwd(), ...extra];
+}
+
+// Real paths (a root reached through a symlink is its target), existing directories only, first occurrence kept.
+function resolvedRoots(roots: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const root of roots) {
+    let real: string;
+    try {
+      real = realpathSync(root);
+      if (!lstatSync(real).isDirectory()) continue;
+    } catch {
+      continue;
+    }
+    if (!out.includes(real)) out.push(real);
+  }
+  return out;
+}
+
+/** The §11 clause the world scan checks, as an assertion name. */
+export const WORLD_SCAN_CLAUSE = 'no planted argument secret in any file written during the trial wherever a driver can write outside its journal directory: temporary directories, home, working directory (effect-journal §11)';
+
+/**
+ * The journal directories themselves are judged by the scenario's own byte scans (or the model), which know what a
+ * journal may keep there (a retained result may quote its arguments) and when (before a WAL checkpoint).
+ * After a trial that planted argument secrets: scans the world for them (none planted: nothing to do, null). A hit is
+ * conclusive (canaries are made for this trial, so a file holding one was written by its drivers). The roots and how
+ * much was read are evidence (`observed`), outside the outcome digest; the hits, with machine paths replaced, are in it.
+ */
+export function checkWorld(t: TrialContext): WorldScan | null {
+  const world = scanTrialWorld(t);
+  if (world === null) return null;
+  t.assertions.push({
+    name: WORLD_SCAN_CLAUSE,
+    expected: [],
+    actual: world.found,
+    passed: world.found.length === 0,
+    ...(world.found.length === 0 ? {} : { conclusive: true as const }),
+    observed: { roots: world.scan.roots, files: world.scan.files, bytes: world.scan.bytes },
+  });
+  return world.scan;
+}
+
+/** The world scan of a trial and its findings (file, masked canary), hits counted in its tally; null when it planted no secret. */
+export function scanTrialWorld(t: TrialContext): { scan: WorldScan; found: string[] } | null {
+  if (t.planted.length === 0) return null;
+  // Every trial of this harness alive now: a shrink or replay re-runs a case with the same seed, hence the same
+  // canaries, so its harness files and journal are excluded too (by exact path and directory, never by pattern).
+  trials.add(t);
+  for (const other of trials) if (other !== t && !existsSync(other.dir)) trials.delete(other);
+  const live = [...trials];
+  const exclude = new Set(live.flatMap((o) => o.harnessFiles).map(real));
+  const excludeDirs = new Set(live.flatMap((o) => o.journalDirs).map(real));
+  const scan = scanWorld({ sinceMs: t.startedAt - MTIME_SLACK_MS, roots: worldRoots([]), exclude, excludeDirs, canaries: t.planted });
+  const found = scan.hits.map((h) => `${placeOf(h.file, t.dir)}: [masked canary:${h.canarySha256.slice(0, 12)}]`);
+  // How much was read depends on the machine (everyone's files in /tmp): evidence in `observed`, never a count.
+  t.tally.canaryHits += scan.hits.length;
+  return { scan, found };
+}
+
+/** Trials that scanned (or may still scan) the world, until their directories are gone. */
+const trials = new Set<TrialContext>();
+
+/** Registers a trial as live from its start, so a concurrent scan of a trial with the same canaries excludes its files. */
+export function trackTrial(t: TrialContext): void {
+  trials.add(t);
+}
+
+// File systems stamp mtimes at their own granularity: a second of slack can only add files to read, never hide one.
+const MTIME_SLACK_MS = 1000;
+
+// The trial directory and the temporary directory differ per run and machine: the finding names them by role.
+function placeOf(file: string, trialDir: string): string {
+  const trial = real(trialDir);
+  if (file === trial || file.startsWith(`${trial}/`)) return `<trial>${file.slice(trial.length)}`;
+  const tmp = real(tmpdir());
+  if (file.startsWith(`${tmp}/`)) return `<tmpdir>${file.slice(tmp.length)}`;
+  const home = real(homedir());
+  if (home !== '/' && file.startsWith(`${home}/`)) return `~${file.slice(home.length)}`;
+  return file;
+}
+
+function real(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
