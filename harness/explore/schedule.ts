@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import type { JournalClient } from '../engine/journal-client.js';
 import type { KillSchedule } from '../engine/trial-context.js';
 import type { ClockJump, KillPlan } from './case.js';
+import { faketimeShared } from './faketime-shared.js';
 
 /** Holds the kill armed for the current activity (or recovery) and fires it at its opportunity on the primary driver. */
 export class CrashSchedule implements KillSchedule {
@@ -86,8 +87,14 @@ export class TrialClock {
       FAKETIME: `+${this.#hours}h`,
       // Monotonic clocks stay real: timeouts and busy waits must not jump with the wall clock.
       FAKETIME_DONT_FAKE_MONOTONIC: '1',
+      ...sharedPair(),
     };
   }
+}
+
+function sharedPair(): Record<string, string> {
+  const shared = faketimeShared();
+  return shared === null ? {} : { FAKETIME_SHARED: shared };
 }
 
 const FAKETIME_CANDIDATES = ['/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1', '/usr/lib/aarch64-linux-gnu/faketime/libfaketime.so.1', '/usr/lib/faketime/libfaketime.so.1', '/usr/local/lib/faketime/libfaketime.so.1'];

@@ -1,0 +1,47 @@
+// A driver SIGKILLed under a moved clock leaves no libfaketime semaphore or segment in /dev/shm.
+import { spawn } from 'node:child_process';
+import { existsSync, rmSync } from 'node:fs';
+import { afterAll, describe, expect, it } from 'vitest';
+import { faketimeLibrary } from '../../harness/explore/schedule.js';
+import { faketimeShared, releaseFaketimeShared } from '../../harness/explore/faketime-shared.js';
+
+const lib = faketimeLibrary();
+const leftovers = (pid: number) => [`/dev/shm/faketime_shm_${pid}`, `/dev/shm/sem.faketime_sem_${pid}`];
+
+afterAll(() => releaseFaketimeShared());
+
+describe.skipIf(lib === null)('libfaketime under SIGKILL', () => {
+  it('without the shared pair a killed driver leaks its own pair (the failure this prevents)', async () => {
+    const { pid, shifted } = await killedUnderFakeClock({});
+    expect(shifted).toBe(true);
+    expect(leftovers(pid).filter(existsSync)).toHaveLength(2);
+    for (const file of leftovers(pid)) rmSync(file, { force: true });
+  });
+
+  it('with the harness-owned pair it leaks nothing, and the pair is gone once released', async () => {
+    const shared = faketimeShared();
+    expect(shared).toMatch(/^\/faketime_sem_\d+ \/faketime_shm_\d+$/);
+    const pairFiles = [`/dev/shm/sem.${shared!.split(' ')[0]!.slice(1)}`, `/dev/shm/${shared!.split(' ')[1]!.slice(1)}`];
+    expect(pairFiles.filter(existsSync)).toHaveLength(2);
+    const { pid, shifted } = await killedUnderFakeClock({ FAKETIME_SHARED: shared! });
+    expect(shifted).toBe(true);
+    expect(leftovers(pid).filter(existsSync)).toEqual([]);
+    releaseFaketimeShared();
+    expect(pairFiles.filter(existsSync)).toEqual([]);
+  });
+});
+
+/** Starts node with the clock two hours ahead, reads its clock, SIGKILLs it and waits for its end. */
+function killedUnderFakeClock(extra: Record<string, string>): Promise<{ pid: number; shifted: boolean }> {
+  return new Promise((resolve, reject) => {
+    const env = { ...process.env, LD_PRELOAD: lib!, FAKETIME: '+2h', FAKETIME_DONT_FAKE_MONOTONIC: '1', ...extra };
+    const child = spawn(process.execPath, ['-e', 'console.log(Date.now()); setInterval(() => {}, 1000)'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      if (out.includes('\n')) child.kill('SIGKILL');
+    });
+    child.on('error', reject);
+    child.on('exit', () => resolve({ pid: child.pid!, shifted: Number(out.trim()) - Date.now() > 3_600_000 }));
+  });
+}
