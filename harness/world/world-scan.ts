@@ -4,6 +4,7 @@ import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sha256Hex } from '../canonical-json.js';
 import type { TrialContext } from '../engine/trial-context.js';
+import { ownedByAnotherHarness } from './trial-owner.js';
 
 export interface WorldScan {
   /** The directories walked, resolved and deduplicated, in order (evidence: where a leak would have been seen). */
@@ -20,7 +21,7 @@ export interface WorldScan {
  * canaries: they are made for it), except the `exclude`d exact paths the harness itself wrote, and finds each canary.
  * Symlinks are not followed (a link cannot make a file be written twice), nor are other file systems' special trees.
  */
-export function scanWorld(options: { sinceMs: number; roots: readonly string[]; exclude: ReadonlySet<string>; excludeDirs?: ReadonlySet<string>; canaries: readonly string[] }): WorldScan {
+export function scanWorld(options: { sinceMs: number; roots: readonly string[]; exclude: ReadonlySet<string>; excludeDirs?: ReadonlySet<string>; canaries: readonly string[]; unchangedSince?: ReadonlyMap<string, string> }): WorldScan {
   const roots = resolvedRoots(options.roots);
   const needles = options.canaries.map((c) => ({ bytes: Buffer.from(c, 'utf8'), sha: sha256Hex(c) }));
   const seen = new Set<string>();
@@ -45,6 +46,8 @@ export function scanWorld(options: { sinceMs: number; roots: readonly string[]; 
       if (st.isDirectory()) {
         // A file created during the trial changes its directory's mtime; below FULL_DEPTH an untouched directory is
         // not entered (so an append to an old file deep inside an old directory is the one thing not seen).
+        // Another running harness's trial (same seed, same canaries) is judged by that harness, not blamed on this trial.
+        if (depth === 0 && ownedByAnotherHarness(path)) continue;
         if (!seen.has(path) && !(options.excludeDirs?.has(path) ?? false) && (depth < FULL_DEPTH || st.mtimeMs >= options.sinceMs)) {
           seen.add(path);
           visit(path, depth + 1);
@@ -53,6 +56,9 @@ export function scanWorld(options: { sinceMs: number; roots: readonly string[]; 
       }
       if (!st.isFile() || st.mtimeMs < options.sinceMs || options.exclude.has(path) || seen.has(path)) continue;
       seen.add(path);
+      // Unchanged since the trial planted its first secret: written before its drivers could know one, so not theirs
+      // (another run of the same seed, just before, holds the same canaries; the mtime slack alone would let it in).
+      if (options.unchangedSince?.get(path) === stamp(st)) continue;
       let data: Buffer;
       try {
         data = readFileSync(path);
@@ -75,6 +81,42 @@ export function scanWorld(options: { sinceMs: number; roots: readonly string[]; 
 
 /** Directories at most this deep under a root are always read; deeper ones only when an entry was made in them since the trial began. */
 export const FULL_DEPTH = 2;
+
+/** The stamp (inode, size, mtime) of every file the world scan of a trial started at `sinceMs` would read now. */
+export function worldBaseline(sinceMs: number, roots: readonly string[] = worldRoots([])): Map<string, string> {
+  const stamps = new Map<string, string>();
+  const seen = new Set<string>();
+  const visit = (dir: string, depth: number): void => {
+    let names: string[];
+    try {
+      names = readdirSync(dir);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      const path = join(dir, name);
+      let st;
+      try {
+        st = lstatSync(path);
+      } catch {
+        continue;
+      }
+      if (st.isDirectory()) {
+        if (!seen.has(path) && (depth < FULL_DEPTH || st.mtimeMs >= sinceMs)) {
+          seen.add(path);
+          visit(path, depth + 1);
+        }
+      } else if (st.isFile() && st.mtimeMs >= sinceMs) stamps.set(path, stamp(st));
+    }
+  };
+  const resolved = resolvedRoots(roots);
+  for (const root of resolved) if (!resolved.some((other) => other !== root && root.startsWith(`${other}/`))) visit(root, 0);
+  return stamps;
+}
+
+function stamp(st: { ino: number; size: number; mtimeMs: number }): string {
+  return `${st.ino}:${st.size}:${st.mtimeMs}`;
+}
 
 /** Where a driver can write without asking: the temporary directories, its home, its working directory, and its journal's places. */
 export function worldRoots(extra: readonly string[]): string[] {
@@ -116,7 +158,8 @@ export function checkWorld(t: TrialContext): WorldScan | null {
     actual: world.found,
     passed: world.found.length === 0,
     ...(world.found.length === 0 ? {} : { conclusive: true as const }),
-    observed: { roots: world.scan.roots, files: world.scan.files, bytes: world.scan.bytes },
+    // How many files and bytes were read depends on everyone's files in /tmp: kept out of the report, so it repeats.
+    observed: { roots: world.scan.roots },
   });
   return world.scan;
 }
@@ -131,7 +174,8 @@ export function scanTrialWorld(t: TrialContext): { scan: WorldScan; found: strin
   const live = [...trials];
   const exclude = new Set(live.flatMap((o) => o.harnessFiles).map(real));
   const excludeDirs = new Set(live.flatMap((o) => o.journalDirs).map(real));
-  const scan = scanWorld({ sinceMs: t.startedAt - MTIME_SLACK_MS, roots: worldRoots([]), exclude, excludeDirs, canaries: t.planted });
+  const baseline = t.worldBaseline;
+  const scan = scanWorld({ sinceMs: worldSince(t), roots: worldRoots([]), exclude, excludeDirs, canaries: t.planted, ...(baseline === null ? {} : { unchangedSince: baseline }) });
   const found = scan.hits.map((h) => `${placeOf(h.file, t.dir)}: [masked canary:${h.canarySha256.slice(0, 12)}]`);
   // How much was read depends on the machine (everyone's files in /tmp): evidence in `observed`, never a count.
   t.tally.canaryHits += scan.hits.length;
@@ -148,6 +192,11 @@ export function trackTrial(t: TrialContext): void {
 
 // File systems stamp mtimes at their own granularity: a second of slack can only add files to read, never hide one.
 const MTIME_SLACK_MS = 1000;
+
+/** The mtime from which a trial's world scan reads files (its start, less the slack). */
+export function worldSince(t: { readonly startedAt: number }): number {
+  return t.startedAt - MTIME_SLACK_MS;
+}
 
 // The trial directory and the temporary directory differ per run and machine: the finding names them by role.
 function placeOf(file: string, trialDir: string): string {

@@ -4,7 +4,10 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scanWorld, WORLD_SCAN_CLAUSE } from '../../harness/world/world-scan.js';
+import { scanWorld, worldBaseline, WORLD_SCAN_CLAUSE } from '../../harness/world/world-scan.js';
+import { OWNER_FILE } from '../../harness/world/trial-owner.js';
+import { readProc } from '../../harness/driver/proc-scan.js';
+import { spawn } from 'node:child_process';
 import type { Report } from '../../reports/schema.js';
 import { ejc } from '../cli/ejc-process.js';
 import { root } from '../harness/helpers.js';
@@ -36,12 +39,58 @@ describe('scanWorld', () => {
     expect(scan.hits.map((h) => h.file)).toEqual([join(dir, 'a', 'b', 'c', 'deep.log'), join(dir, 'leak.log')]);
     expect(scan.files).toBe(2);
   });
+
+  it('does not blame a trial for a file unchanged since its first secret (an earlier run of the same seed), but does for one rewritten after', () => {
+    const dir = mkdtempSync(join(tmp, 'baseline-'));
+    const canary = 'EJC-CANARY-worldscan2Z';
+    const since = Date.now() - 1000;
+    writeFileSync(join(dir, 'earlier-run.log'), canary);
+    writeFileSync(join(dir, 'rewritten.log'), canary);
+    const baseline = worldBaseline(since, [dir]);
+    expect([...baseline.keys()].sort()).toEqual([join(dir, 'earlier-run.log'), join(dir, 'rewritten.log')]);
+    writeFileSync(join(dir, 'rewritten.log'), `${canary} again`);
+    writeFileSync(join(dir, 'new.log'), canary);
+    const scan = scanWorld({ sinceMs: since, roots: [dir], exclude: new Set(), canaries: [canary], unchangedSince: baseline });
+    expect(scan.hits.map((h) => h.file)).toEqual([join(dir, 'new.log'), join(dir, 'rewritten.log')]);
+  });
+});
+
+describe('trials of another running harness', () => {
+  it('are left to that harness; a marker naming this process, its own child, a dead pid or a reused pid is read as usual', async () => {
+    const root = mkdtempSync(join(tmp, 'owners-'));
+    const canary = 'EJC-CANARY-worldscan3Z';
+    const since = Date.now() - 1000;
+    // pid 1 stands in for another harness: alive, never started by this process.
+    const init = readProc(1)!;
+    const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+    try {
+      const own = readProc(child.pid!)!;
+      const markers: Record<string, string> = {
+        other: `1 ${init.start}\n`,
+        self: `${process.pid} ${readProc(process.pid)!.start}\n`,
+        forged: `${child.pid} ${own.start}\n`,
+        reused: `1 ${init.start + 1}\n`,
+        garbage: 'not a marker',
+      };
+      for (const [name, marker] of Object.entries(markers)) {
+        mkdirSync(join(root, name));
+        writeFileSync(join(root, name, OWNER_FILE), marker);
+        writeFileSync(join(root, name, 'leak.log'), canary);
+      }
+      const scan = scanWorld({ sinceMs: since, roots: [root], exclude: new Set(), canaries: [canary] });
+      expect(scan.hits.map((h) => h.file.slice(root.length + 1))).toEqual(['forged/leak.log', 'garbage/leak.log', 'reused/leak.log', 'self/leak.log']);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
 });
 
 describe('journals that leak arguments outside their directory', () => {
   async function run(args: string[]): Promise<{ exitCode: number; report: Report; tag: string }> {
     const tag = newTag('world-scan');
-    const r = await ejc([...args, '--json'], { env: { [TAG_VAR]: tag, TMPDIR: tmp } });
+    // A seed no other test uses: the canaries these leaking journals write are this file's alone, so they cannot land
+    // in the world scan of a clean journal's trial of the same seed running in another test file at the same time.
+    const r = await ejc([...args, '--seed', '7919', '--json'], { env: { [TAG_VAR]: tag, TMPDIR: tmp } });
     expect(await killOwn(tag)).toEqual([]);
     return { exitCode: r.exitCode, report: JSON.parse(r.stdout) as Report, tag };
   }
