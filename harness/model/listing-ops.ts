@@ -37,7 +37,8 @@ function rowMismatch(row: MRow, e: EffectRow): { clause: 'state.machine' | 'sess
   const retained = row.result !== null || row.legacyResult === true;
   if (e.resultRetained !== retained) return { clause: row.scope.kind === 'session' ? 'session.no-result' : 'state.machine', expected: { resultRetained: retained }, observed: { resultRetained: e.resultRetained } };
   if (typeof row.ikey === 'string' && row.ikey !== 'unknown' && e.idempotencyKey !== row.ikey) return { clause: 'key.verbatim', expected: row.ikey, observed: e.idempotencyKey };
-  if (row.ikey === 'unknown' && e.idempotencyKey === null) return { clause: 'key.verbatim', expected: 'the key generated at prepare', observed: null };
+  // Only tier 1 must have a key (§2); a tier-2/3 prepare whose verdict a kill swallowed may have stored none.
+  if (row.ikey === 'unknown' && e.idempotencyKey === null && row.tier === 1) return { clause: 'key.verbatim', expected: 'the key generated at prepare', observed: null };
   if ((row.resolution ?? null) !== (e.resolution?.decision ?? null)) return { clause: 'listing', expected: { resolution: row.resolution }, observed: { resolution: e.resolution?.decision ?? null } };
   return null;
 }

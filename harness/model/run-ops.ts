@@ -164,7 +164,8 @@ export function rowLabel(row: MRow): string {
 
 /** A row's stored key must be the one its prepare handed out (and a key must exist at all). */
 export function keyProblem(row: MRow, key: string | null, where: string): Outcome | null {
-  if (row.ikey === 'unknown') return key === null ? fail('key.verbatim', `${where}: the stored idempotency key of ${rowLabel(row)}`, 'the key generated at prepare', null) : null;
+  // Only tier 1 must have a key (§2); a tier-2/3 prepare whose verdict a kill swallowed may have stored none.
+  if (row.ikey === 'unknown') return key === null && row.tier === 1 ? fail('key.verbatim', `${where}: the stored idempotency key of ${rowLabel(row)}`, 'the key generated at prepare', null) : null;
   if (row.ikey === null || key === row.ikey) return null;
   return fail('key.verbatim', `${where}: the idempotency key of ${rowLabel(row)}`, row.ikey, key);
 }

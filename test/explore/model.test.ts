@@ -159,6 +159,20 @@ describe('a history, folded through the model', () => {
     }
   });
 
+  it('asks a key of a prepare killed at a syscall only at tier 1 (a journal may store none below it, §2)', () => {
+    for (const [tier, fails] of [[3, false], [2, false], [1, true]] as const) {
+      const h = history((b) => {
+        b.driver('p#1');
+        b.op('p#1', 'prepare', { ...prep('r'), tier }, { kind: 'killed', at: 'syscall:pwrite64#2' });
+        b.kill('p#1', 'syscall:pwrite64#2');
+        b.driver('p#2', true);
+        b.op('p#2', 'listEffects', {}, ok({ effects: [{ effectId: '1', scope: { kind: 'run', runId: 'r', nodeId: 'n' }, slot: 0, toolId: 't', tier, state: 'prepared', argsDigest: 'v5:x', idempotencyKey: null, resultRetained: false, resolution: null, attempt: { nodeAttempt: 1, providerAttempt: 1, callId: 'c', ownerId: 'o', generation: 0 } }] }));
+      });
+      // At tier 1 no possible journal explains the keyless row (which world's clause is named is the model's choice).
+      expect(checkHistory(h, { tierMode: 'conservative' }).failure !== null, `tier ${tier}`).toBe(fails);
+    }
+  });
+
   it('finds no order for two concurrent prepares of one identity that both proceed', () => {
     const h = history((b) => {
       b.driver('a#1');
