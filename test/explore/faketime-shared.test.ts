@@ -1,9 +1,9 @@
 // A driver SIGKILLed under a moved clock leaves no libfaketime semaphore or segment in /dev/shm.
 import { spawn } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { faketimeLibrary } from '../../harness/explore/schedule.js';
-import { faketimeShared, releaseFaketimeShared } from '../../harness/explore/faketime-shared.js';
+import { faketimeShared, releaseFaketimeShared, removeDeadOwnersPairs } from '../../harness/explore/faketime-shared.js';
 
 const lib = faketimeLibrary();
 const leftovers = (pid: number) => [`/dev/shm/faketime_shm_${pid}`, `/dev/shm/sem.faketime_sem_${pid}`];
@@ -18,9 +18,25 @@ describe.skipIf(lib === null)('libfaketime under SIGKILL', () => {
     for (const file of leftovers(pid)) rmSync(file, { force: true });
   });
 
+  it('removes the pair of a harness that died without exiting, and keeps a live one', async () => {
+    const dead = await new Promise<number>((resolve) => {
+      const child = spawn(process.execPath, ['-e', '0'], { stdio: 'ignore' });
+      child.on('exit', () => resolve(child.pid!));
+    });
+    const stale = [`/dev/shm/sem.ejc_faketime_sem_${dead}_1`, `/dev/shm/ejc_faketime_shm_${dead}_1`];
+    for (const file of stale) writeFileSync(file, '');
+    const shared = faketimeShared()!;
+    expect(stale.filter(existsSync)).toEqual([]);
+    const live = [`/dev/shm/sem.${shared.split(' ')[0]!.slice(1)}`, `/dev/shm/${shared.split(' ')[1]!.slice(1)}`];
+    removeDeadOwnersPairs();
+    expect(live.filter(existsSync)).toHaveLength(2);
+    releaseFaketimeShared();
+    expect(live.filter(existsSync)).toEqual([]);
+  });
+
   it('with the harness-owned pair it leaks nothing, and the pair is gone once released', async () => {
     const shared = faketimeShared();
-    expect(shared).toMatch(/^\/faketime_sem_\d+ \/faketime_shm_\d+$/);
+    expect(shared).toMatch(/^\/ejc_faketime_sem_\d+_\d+ \/ejc_faketime_shm_\d+_\d+$/);
     const pairFiles = [`/dev/shm/sem.${shared!.split(' ')[0]!.slice(1)}`, `/dev/shm/${shared!.split(' ')[1]!.slice(1)}`];
     expect(pairFiles.filter(existsSync)).toHaveLength(2);
     const { pid, shifted } = await killedUnderFakeClock({ FAKETIME_SHARED: shared! });
