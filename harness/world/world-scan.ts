@@ -1,5 +1,5 @@
 // The world scan: after a trial that planted canaries, every file modified since it started wherever a driver can write.
-import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, type Stats } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sha256Hex } from '../canonical-json.js';
@@ -24,57 +24,24 @@ export interface WorldScan {
 export function scanWorld(options: { sinceMs: number; roots: readonly string[]; exclude: ReadonlySet<string>; excludeDirs?: ReadonlySet<string>; canaries: readonly string[]; unchangedSince?: ReadonlyMap<string, string> }): WorldScan {
   const roots = resolvedRoots(options.roots);
   const needles = options.canaries.map((c) => ({ bytes: Buffer.from(c, 'utf8'), sha: sha256Hex(c) }));
-  const seen = new Set<string>();
   const hits: WorldScan['hits'] = [];
   let files = 0;
   let bytes = 0;
-  const visit = (dir: string, depth: number): void => {
-    let names: string[];
+  walkRecent(roots, options.sinceMs, options.excludeDirs, (path, st) => {
+    if (options.exclude.has(path)) return;
+    // Unchanged since the trial planted its first secret: written before its drivers could know one, so not theirs
+    // (another run of the same seed, just before, holds the same canaries; the mtime slack alone would let it in).
+    if (options.unchangedSince?.get(path) === stamp(st)) return;
+    let data: Buffer;
     try {
-      names = readdirSync(dir);
+      data = readFileSync(path);
     } catch {
-      return; // removed meanwhile, or not ours to read
+      return;
     }
-    for (const name of names) {
-      const path = join(dir, name);
-      let st;
-      try {
-        st = lstatSync(path);
-      } catch {
-        continue;
-      }
-      if (st.isDirectory()) {
-        // A file created during the trial changes its directory's mtime; below FULL_DEPTH an untouched directory is
-        // not entered (so an append to an old file deep inside an old directory is the one thing not seen).
-        // Another running harness's trial (same seed, same canaries) is judged by that harness, not blamed on this trial.
-        if (depth === 0 && ownedByAnotherHarness(path)) continue;
-        if (!seen.has(path) && !(options.excludeDirs?.has(path) ?? false) && (depth < FULL_DEPTH || st.mtimeMs >= options.sinceMs)) {
-          seen.add(path);
-          visit(path, depth + 1);
-        }
-        continue;
-      }
-      if (!st.isFile() || st.mtimeMs < options.sinceMs || options.exclude.has(path) || seen.has(path)) continue;
-      seen.add(path);
-      // Unchanged since the trial planted its first secret: written before its drivers could know one, so not theirs
-      // (another run of the same seed, just before, holds the same canaries; the mtime slack alone would let it in).
-      if (options.unchangedSince?.get(path) === stamp(st)) continue;
-      let data: Buffer;
-      try {
-        data = readFileSync(path);
-      } catch {
-        continue;
-      }
-      files += 1;
-      bytes += data.length;
-      for (const n of needles) if (data.includes(n.bytes)) hits.push({ file: path, canarySha256: n.sha });
-    }
-  };
-  for (const root of roots) {
-    // A root inside another root is walked once, as part of the outer one.
-    if (roots.some((other) => other !== root && root.startsWith(`${other}/`))) continue;
-    visit(root, 0);
-  }
+    files += 1;
+    bytes += data.length;
+    for (const n of needles) if (data.includes(n.bytes)) hits.push({ file: path, canarySha256: n.sha });
+  });
   hits.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.canarySha256 < b.canarySha256 ? -1 : a.canarySha256 > b.canarySha256 ? 1 : 0));
   return { roots, files, bytes, hits };
 }
@@ -85,36 +52,55 @@ export const FULL_DEPTH = 2;
 /** The stamp (inode, size, mtime) of every file the world scan of a trial started at `sinceMs` would read now. */
 export function worldBaseline(sinceMs: number, roots: readonly string[] = worldRoots([])): Map<string, string> {
   const stamps = new Map<string, string>();
+  walkRecent(resolvedRoots(roots), sinceMs, undefined, (path, st) => stamps.set(path, stamp(st)));
+  return stamps;
+}
+
+/**
+ * Calls `onFile` once for every regular file under `roots` modified at or after `sinceMs`. Symlinks are not followed;
+ * a root inside another is walked once; `excludeDirs` and another running harness's trials are not entered.
+ */
+function walkRecent(roots: readonly string[], sinceMs: number, excludeDirs: ReadonlySet<string> | undefined, onFile: (path: string, st: Stats) => void): void {
   const seen = new Set<string>();
   const visit = (dir: string, depth: number): void => {
     let names: string[];
     try {
       names = readdirSync(dir);
     } catch {
-      return;
+      return; // removed meanwhile, or not ours to read
     }
     for (const name of names) {
       const path = join(dir, name);
-      let st;
+      let st: Stats;
       try {
         st = lstatSync(path);
       } catch {
         continue;
       }
       if (st.isDirectory()) {
-        if (!seen.has(path) && (depth < FULL_DEPTH || st.mtimeMs >= sinceMs)) {
+        // A file created during the trial changes its directory's mtime; below FULL_DEPTH an untouched directory is
+        // not entered (so an append to an old file deep inside an old directory is the one thing not seen).
+        // Another running harness's trial (same seed, same canaries) is judged by that harness, not blamed on this trial.
+        if (depth === 0 && ownedByAnotherHarness(path)) continue;
+        if (!seen.has(path) && !(excludeDirs?.has(path) ?? false) && (depth < FULL_DEPTH || st.mtimeMs >= sinceMs)) {
           seen.add(path);
           visit(path, depth + 1);
         }
-      } else if (st.isFile() && st.mtimeMs >= sinceMs) stamps.set(path, stamp(st));
+        continue;
+      }
+      if (!st.isFile() || st.mtimeMs < sinceMs || seen.has(path)) continue;
+      seen.add(path);
+      onFile(path, st);
     }
   };
-  const resolved = resolvedRoots(roots);
-  for (const root of resolved) if (!resolved.some((other) => other !== root && root.startsWith(`${other}/`))) visit(root, 0);
-  return stamps;
+  for (const root of roots) {
+    // A root inside another root is walked once, as part of the outer one.
+    if (roots.some((other) => other !== root && root.startsWith(`${other}/`))) continue;
+    visit(root, 0);
+  }
 }
 
-function stamp(st: { ino: number; size: number; mtimeMs: number }): string {
+function stamp(st: Stats): string {
   return `${st.ino}:${st.size}:${st.mtimeMs}`;
 }
 
