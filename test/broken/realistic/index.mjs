@@ -32,3 +32,19 @@ export const EDGE = [
   'edge-sweep-through-captured-turn',
   'edge-terminal-archives-rows',
 ];
+
+/**
+ * The S8e/KXM red team's realistic broken journals, each with the scenario designed for its class of bug. The kxm-* two
+ * of them that end in a from-scratch KXM (kxm-files-journal.mjs) are built on it; the others wrap the reference.
+ */
+export const S8E_KXM = [
+  { name: 'kxm-cancel-ignores-in-flight', scenarios: ['kxm.cancel.in-flight-unresolved'] },
+  { name: 'kxm-dispatch-ignores-cancel', scenarios: ['kxm.cancel.stops-resolution-retry'] },
+  { name: 'kxm-reattach-unknown-process', scenarios: ['kxm.recovery.process-unknown'] },
+  { name: 's8e-gate-settles-ambiguous-tier1', scenarios: ['s8e.unknown.dispatch-lost'] },
+  { name: 's8e-reconcile-keeps-no-result', scenarios: ['s8e.restart.replay-reuses-record'] },
+  { name: 's8e-replay-fenced-by-generation', scenarios: ['s8e.restart.replay-reuses-record'] },
+];
+
+/** The from-scratch KXM journal (over the from-scratch file journal) the kxm-files bugs are made of; conformant without them. */
+export const KXM_FILES_JOURNAL = 'kxm-files-journal';
