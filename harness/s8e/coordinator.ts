@@ -87,7 +87,7 @@ async function executeCancelled(c: CoordinatorContext, index: number, action: Se
     await c.announce('after-prepare', index, 'batch');
     if (verdict.verdict !== 'proceed') return { ...at, state: 'refused', reason: `prepare answered ${verdict.verdict}`, journalState: await rowState(c, intent) };
     c.log.append({ type: 'dispatch', index, phase: 'batch' });
-    c.t.world.dispatch(c.fixture.target, 1, { logicalKey: intent.logicalKey, idempotencyKey: verdict.idempotencyKey ?? null, payload: intent.payload });
+    if (!action.dispatchLost) c.t.world.dispatch(c.fixture.target, 1, { logicalKey: intent.logicalKey, idempotencyKey: verdict.idempotencyKey ?? null, payload: intent.payload });
     await c.announce('after-dispatch', index, 'batch');
     await c.client.op('settle', { effectId: verdict.effectId, state: 'ambiguous', reason });
     await c.announce('after-settle', index, 'batch');
@@ -99,7 +99,8 @@ async function executeCancelled(c: CoordinatorContext, index: number, action: Se
   return { ...at, state: 'unknown_pending_readback', reason, journalState: await rowState(c, intent) };
 }
 
-function prepareParams(c: CoordinatorContext, action: SelectedAction, intent: EffectIntent): PrepareRequest {
+/** The prepare the coordinator sends for one bound intent (tier 1, the label mapping, audit naming the driver generation). */
+export function prepareParams(c: CoordinatorContext, action: SelectedAction, intent: EffectIntent): PrepareRequest {
   const generation = c.t.tally.restarts;
   return {
     correlation: { kind: 'run', runId: intent.scope.runId, nodeId: intent.scope.nodeId, attempt: 1 },

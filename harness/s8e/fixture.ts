@@ -15,6 +15,8 @@ export interface SelectedAction {
   readonly dryRun?: boolean;
   readonly approvalRequired?: boolean;
   readonly cancel?: 'before_dispatch' | 'after_dispatch';
+  /** The request of a dispatch cancelled after it left never reaches the target: the cancellation won the race. */
+  readonly dispatchLost?: boolean;
   /** The pre-write precondition read fails (one part of the intent cannot be built). */
   readonly preWriteFails?: boolean;
 }
