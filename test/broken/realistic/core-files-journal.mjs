@@ -5,7 +5,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { JournalError } from '../../../dist/index.js';
+// The class alone, not the public entry: loading all of dist/index.js cost each driver start about a second.
+import { JournalError } from '../../../dist/harness/journal-interface.js';
 import { argsDigest, mappingDigest } from '../../../examples/log-journal/digest.mjs';
 
 const CAPABILITIES = {
