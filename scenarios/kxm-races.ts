@@ -73,14 +73,19 @@ export const kxmRaces: Scenario[] = [
   }),
   defineScenario({
     id: 'kxm.recovery.process-unknown',
-    title: 'A process the engine cannot observe is no proof of continuity: recovery queries receipts (or blocks), never reattaches',
-    spec: 'kxm-effects-and-recovery §Crash matrix, §Remote execution ("reattach only when the same remote helper and process can prove continuity")',
+    title: 'A process the engine cannot see is no proof of continuity: recovery queries receipts or blocks, never reattaches; attempts counted are recoveries',
+    spec: 'kxm-effects-and-recovery §Crash matrix, §Remote execution ("reattach only when the same remote helper and process can prove continuity"), §blocked_uncertain ("reconciliation attempts")',
     tags: ['kxm', 'crash-matrix', 'recovery', 'crash'],
     needs: ['kxm', 'point:kxm.complete.before-commit'],
     description:
       'Three effects of one run are dispatched: a kv-put whose call never left, a github-pr that landed, a deploy-script whose call never left; the driver is SIGKILLed while recording the github-pr result. ' +
-      'After the restart the engine cannot see any tool process (observation process=unknown).',
-    asserts: ['recovery decisions: retry_same_key (absent), record_receipt (found), blocked_uncertain (unknown class)', 'final states completed, completed, blocked_uncertain', 'two physical writes, no duplicate'],
+      'After the restart the engine cannot see any tool process (observation process=unknown); it recovers the run twice and counts its own reconciliation attempts.',
+    asserts: [
+      'recovery decisions: retry_same_key (absent), record_receipt (found), blocked_uncertain (unknown class)',
+      'final states completed, completed, blocked_uncertain',
+      'a second recovery pass reconciles only the blocked effect: reconciliation attempts 1, 1, 2 (the dispatch is not one)',
+      'two physical writes, no duplicate',
+    ],
     async trial(t) {
       const kv = kxmSpec(t, 'kv-put');
       const pr = kxmSpec(t, 'github-pr', { runId: kv.runId, slot: 1 });
@@ -96,6 +101,11 @@ export const kxmRaces: Scenario[] = [
       const decisions = await recoverRun(t, client, [kv, pr, dep], { process: 'unknown' });
       t.expect('recovery decisions (kv-put, github-pr, deploy-script)', ['retry_same_key', 'record_receipt', 'blocked_uncertain'], decisions.map((d) => d.decision));
       t.expect('final states', ['completed', 'completed', 'blocked_uncertain'], [(await effectOf(client, kv))?.state, (await effectOf(client, pr))?.state, (await effectOf(client, dep))?.state]);
+      // The engine's own count of its recoveries: a settled effect is not reconciled again, a blocked one is.
+      t.expect('recovery decisions of a second pass', ['none', 'none', 'blocked_uncertain'], (await recoverRun(t, client, [kv, pr, dep], { process: 'unknown' })).map((d) => d.decision));
+      const { effects } = await client.op('kxm.list', { runId: kv.runId });
+      const attempts = [kv, pr, dep].map((s) => effects.find((e) => e.slot === s.slot)?.reconciliationAttempts);
+      t.expect('reconciliation attempts recorded (recoveries of each effect while unsettled)', [1, 1, 2], attempts);
       expectWrites(t, 2);
     },
   }),

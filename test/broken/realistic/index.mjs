@@ -41,6 +41,7 @@ export const S8E_KXM = [
   { name: 'kxm-cancel-ignores-in-flight', scenarios: ['kxm.cancel.in-flight-unresolved'] },
   { name: 'kxm-dispatch-ignores-cancel', scenarios: ['kxm.cancel.stops-resolution-retry'] },
   { name: 'kxm-reattach-unknown-process', scenarios: ['kxm.recovery.process-unknown'] },
+  { name: 'kxm-reconcile-count-off-by-one', scenarios: ['kxm.recovery.process-unknown'] },
   { name: 's8e-gate-settles-ambiguous-tier1', scenarios: ['s8e.unknown.dispatch-lost'] },
   { name: 's8e-reconcile-keeps-no-result', scenarios: ['s8e.restart.replay-reuses-record'] },
   { name: 's8e-replay-fenced-by-generation', scenarios: ['s8e.restart.replay-reuses-record'] },
