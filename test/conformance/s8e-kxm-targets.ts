@@ -35,7 +35,6 @@ export const S8E_KXM_CLEAN: ReadonlyArray<{ name: string; launch: Launch; passed
   { name: 'the reference journal (conservative)', launch: module('../../dist/reference-impl/adapter.js', { tierMode: 'conservative' }), passed: 3 },
   { name: 'the from-scratch KXM file journal', launch: module(`../broken/realistic/${realistic.KXM_FILES_JOURNAL}.mjs`), passed: 3 },
   { name: 'the Python journal (reconciling)', launch: { kind: 'command', command: `python3 ${fileURLToPath(new URL('../../examples/python-journal/journal.py', import.meta.url))} --tier-mode reconciling` }, passed: 2 },
-  { name: 'the Python journal (conservative)', launch: { kind: 'command', command: `python3 ${fileURLToPath(new URL('../../examples/python-journal/journal.py', import.meta.url))}` }, passed: 0 },
   { name: 'the log journal', launch: module('../../examples/log-journal/journal.mjs'), passed: 0 },
   { name: 'the from-scratch file journal', launch: module('../broken/realistic/core-files-journal.mjs'), passed: 0 },
   { name: 'the from-scratch ledger journal', launch: module('../fixtures/adapters/ledger-journal.mjs'), passed: 0 },
