@@ -88,3 +88,19 @@ export function reapedChildrenCpuSeconds(): number {
   // cutime and cstime are fields 16 and 17 of stat(5); `fields` starts at field 3.
   return (Number(fields[13]) + Number(fields[14])) / 100;
 }
+
+/**
+ * Core-seconds the whole machine spent busy (user + nice + system + irq) and idle (idle + iowait) since boot, from
+ * /proc/stat; null where it is not there. A delta over a run counts every process of it, drivers a kill reparented
+ * included (which the reaped-children count misses), and anything else running: on a quiet machine, the run's own.
+ */
+export function machineCpuSeconds(): { busy: number; idle: number } | null {
+  try {
+    const line = readFileSync('/proc/stat', 'utf8').split('\n')[0]!;
+    // cpu user nice system idle iowait irq softirq steal ...; clock ticks of 1/100 s.
+    const [user, nice, system, idle, iowait, irq, softirq] = line.trim().split(/\s+/).slice(1, 8).map(Number) as number[];
+    return { busy: (user! + nice! + system! + irq! + softirq!) / 100, idle: (idle! + iowait!) / 100 };
+  } catch {
+    return null;
+  }
+}

@@ -1,6 +1,8 @@
 // Canonical JSON as RFC 8785 (JCS) defines it, and SHA-256 over it: the basis of every digest, hash and signature.
 // node:crypto, not a JS hash: every driver of the reference journal loads this file, and a JS hash costs ~12 ms of start-up.
-import { hash } from 'node:crypto';
+// Loaded at the first hash, not with this file: loading node:crypto costs a driver ~5 ms of start-up, and many drivers
+// (an inspection after a kill, a sweep, a recovery) never hash.
+import type { hash as Hash } from 'node:crypto';
 
 /**
  * Serializes a JSON value as RFC 8785 (JSON Canonicalization Scheme): no whitespace, object members
@@ -22,8 +24,10 @@ export function canonicalJson(value: unknown): string {
 
 /** SHA-256 hex of a string's UTF-8 bytes. */
 export function sha256Hex(text: string): string {
+  hash ??= process.getBuiltinModule('node:crypto').hash;
   return hash('sha256', text, 'hex');
 }
+let hash: typeof Hash | undefined;
 
 /**
  * The value with every lone surrogate (in strings and member names) replaced by U+FFFD, so it can be

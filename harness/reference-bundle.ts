@@ -2,6 +2,9 @@
 import { readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
+/** The bundle's name: CommonJS, which the host require()s without starting node's ES module loader. */
+export const REFERENCE_BUNDLE = 'adapter.bundle.cjs';
+
 /**
  * The bundle next to the compiled adapter when it is at least as new as every compiled file it was built from
  * (the reference journal's and the two harness files it imports); null when missing or stale, e.g. after a bare
@@ -9,10 +12,11 @@ import { dirname, join } from 'node:path';
  */
 export function currentBundle(adapterPath: string): string | null {
   const dir = dirname(adapterPath);
-  const bundle = join(dir, 'adapter.bundle.js');
+  const bundle = join(dir, REFERENCE_BUNDLE);
   const built = mtimeOf(bundle);
   if (built === null) return null;
   const sources = [
+    // adapter.bundle.js: the ES module bundle an older build left in dist/, no input of this one.
     ...readdirSync(dir).filter((f) => f.endsWith('.js') && f !== 'adapter.bundle.js').map((f) => join(dir, f)),
     join(dir, '..', 'harness', 'journal-interface.js'),
     join(dir, '..', 'harness', 'canonical-json.js'),

@@ -26,4 +26,4 @@ export function isReferenceLaunch(launch: Launch): boolean {
 const HERE = dirname(fileURLToPath(import.meta.url));
 // Compiled, this file sits in dist/harness/ next to dist/reference-impl/; tests import it from harness/ in the sources.
 const REFERENCE_DIRS = [resolve(HERE, '../reference-impl'), resolve(HERE, '../dist/reference-impl')];
-const REFERENCE_FILES = ['adapter.js', 'adapter.bundle.js'];
+const REFERENCE_FILES = ['adapter.js', 'adapter.bundle.cjs'];

@@ -1,5 +1,5 @@
 // Effect classes: the registry decides, tool metadata may only be more cautious, and classes meet tiers where they coincide.
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../harness/canonical-json.js';
 import type { KxmClass, KxmRegistry, KxmResolutionAction, Tier } from '../harness/protocol/schemas.js';
 
 export interface EffectiveClass {
@@ -34,7 +34,8 @@ export function isQueryable(effectClass: KxmClass): boolean {
 
 /** The deterministic idempotency key: one per assignment effect, identical across attempts so retries dedup. */
 export function idempotencyKey(runId: string, assignmentId: string, slot: number, toolId: string): string {
-  const digest = createHash('sha256').update(JSON.stringify(['kxm-v1', runId, assignmentId, slot, toolId])).digest('hex');
+  // sha256Hex loads node:crypto at its first use (see canonical-json.ts); the same SHA-256 of the same UTF-8 bytes.
+  const digest = sha256Hex(JSON.stringify(['kxm-v1', runId, assignmentId, slot, toolId]));
   return `kxm1-${digest.slice(0, 32)}`;
 }
 

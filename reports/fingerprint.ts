@@ -16,7 +16,8 @@ export const REFERENCE_MODULE = 'ejc:reference';
  * The adapter a reference fingerprint names: the one-module bundle drivers load when it is current, else the
  * compiled adapter with every module it imports (a bare `tsc` build). Either way, the files that ran.
  */
-export const REFERENCE_ADAPTER_NAMES: readonly string[] = ['ejc:reference-impl/adapter.bundle.js', 'ejc:reference-impl/adapter.js'];
+// adapter.bundle.js: the ES module bundle of earlier builds, so their reports still verify.
+export const REFERENCE_ADAPTER_NAMES: readonly string[] = ['ejc:reference-impl/adapter.bundle.cjs', 'ejc:reference-impl/adapter.bundle.js', 'ejc:reference-impl/adapter.js'];
 
 export interface FingerprintOptions {
   /** The invoking directory: relative paths on the command line and in globs start here. */

@@ -136,7 +136,9 @@ function url(text: string, mode: 'strict' | 'loose'): string {
 
 // "Quoted secret-key values honor escaped quotes and backslashes through the actual closing quote."
 function quoted(text: string, mode: 'strict' | 'loose'): string {
-  const opener = /(["']?)([A-Za-z0-9_.-]+)\1\s*[:=]\s*(["'])/g;
+  // A key starts where a word does: any later start inside the word has the same tail and fails as the word's did, and
+  // trying them all made long unbroken values (base64, hex) cost quadratic time.
+  const opener = /(["']?)(?<![A-Za-z0-9_.-])([A-Za-z0-9_.-]+)\1\s*[:=]\s*(["'])/g;
   let out = '';
   let last = 0;
   for (let m = opener.exec(text); m !== null; m = opener.exec(text)) {

@@ -40,6 +40,13 @@ describe('host driver', () => {
     expect(driver.pid).toBeGreaterThan(0);
   });
 
+  it('serves a CommonJS (.cjs) adapter, which it require()s: module.exports as the factory, as import() would give it', async () => {
+    const launch = { kind: 'module' as const, module: join(root, 'test', 'fixtures', 'adapters', 'tiny-commonjs.cjs'), options: { name: 'cjs-renamed' } };
+    const driver = pool.track(await startDriver(launch, { label: 'primary', cwd: root, timeoutMs: 20_000 }));
+    expect(driver.hello).toMatchObject({ name: 'cjs-renamed', version: '0.0.2', protocolVersion: 1 });
+    expect(await driver.call('open', { dir: trial.path, armedCrashPoints: [] })).toMatchObject({ kind: 'result', result: { files: [] } });
+  });
+
   it('refuses an adapter whose capabilities are invalid with adapter_shape naming the field', async () => {
     const failure = await start({ tierMode: 'sometimes' }).catch((e: unknown) => e);
     expect(failure).toMatchObject({ code: 'adapter_shape' });

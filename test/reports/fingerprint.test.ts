@@ -66,11 +66,11 @@ describe('fingerprintLaunch', () => {
     expect(fp.files.filter((f) => f.role === 'adapter').map((f) => f.path)).toEqual(['ejc:reference-impl/adapter.js']);
 
     const bundle = referenceAdapterPath();
-    expect(bundle.endsWith('adapter.bundle.js')).toBe(true);
+    expect(bundle.endsWith('adapter.bundle.cjs')).toBe(true);
     const bundled = fingerprintLaunch({ kind: 'module', module: 'ejc:reference', options: {} }, { cwd: tmp.path, implFiles: [], referenceAdapter: bundle });
-    expect(bundled.files.map((f) => [f.path, f.role])).toEqual([['ejc:reference-impl/adapter.bundle.js', 'adapter']]);
+    expect(bundled.files.map((f) => [f.path, f.role])).toEqual([['ejc:reference-impl/adapter.bundle.cjs', 'adapter']]);
     expect(bundled.files[0]!.sha256).toBe(sha(bundle));
-    expect(REFERENCE_ADAPTER_NAMES).toEqual(['ejc:reference-impl/adapter.bundle.js', 'ejc:reference-impl/adapter.js']);
+    expect(REFERENCE_ADAPTER_NAMES).toEqual(['ejc:reference-impl/adapter.bundle.cjs', 'ejc:reference-impl/adapter.bundle.js', 'ejc:reference-impl/adapter.js']);
   });
 
   it('expands globs deterministically, skips node_modules unless named, and names a glob that matches nothing', () => {

@@ -46,7 +46,7 @@ describe('verify: what binds the report to what was tested', () => {
     const relabelled = problemsAfter((r) => {
       r.fingerprint = fingerprintOf([{ path: 'my-adapter.mjs', role: 'adapter', sha256: 'a'.repeat(64), bytes: 10 }]);
     });
-    expect(relabelled).toContain("$.fingerprint.files: the bundled reference journal's adapter is ejc:reference-impl/adapter.bundle.js or ejc:reference-impl/adapter.js, not my-adapter.mjs");
+    expect(relabelled).toContain("$.fingerprint.files: the bundled reference journal's adapter is ejc:reference-impl/adapter.bundle.cjs or ejc:reference-impl/adapter.bundle.js or ejc:reference-impl/adapter.js, not my-adapter.mjs");
   });
 
   it('checks the reproduce commands against the recorded seed, selection, shard, timeout and launch', () => {
