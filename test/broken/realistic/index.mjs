@@ -32,3 +32,14 @@ export const EDGE = [
   'edge-sweep-through-captured-turn',
   'edge-terminal-archives-rows',
 ];
+
+/** The claims red team's journals: a real bug behind a hello that claimed it out of the run (test/conformance/claim-targets.ts). */
+export const CLAIM = [
+  'claim-harness-gate',
+  'claim-kxm-off',
+  'claim-point-after-commit',
+  'claim-resolution-off',
+  'claim-seeding-off',
+  'claim-sessions-off',
+  'claim-wal-denied',
+];
