@@ -41,7 +41,8 @@ export function annotationLines(report: Report, kept: ReadonlyMap<string, readon
     .filter((g) => g.harnessSide)
     .map((g) => workflowCommand('warning', { title: `ejc: ${g.family} not run` }, `${g.count} ${g.family} scenario(s) did not run: ${g.reason}. The run proves nothing about them; --require makes this an error.`));
   const scope = report.scope ?? claimedScope(report.scenarios);
-  const claimed = scope.excluded.filter((g) => g.by === 'journal').map((g, i, all) => workflowCommand('warning', { title: `ejc ${report.verdict} for the claimed scope only` }, `${exclusionLines({ complete: false, excluded: all })[i]}. The verdict says nothing about them.`));
+  // Only a conformant verdict can be read as more than it is; a failing run's exclusions are in its step summary.
+  const claimed = scope.excluded.filter((g) => g.by === 'journal' && report.verdict === 'conformant').map((g, i, all) => workflowCommand('warning', { title: `ejc ${report.verdict} for the claimed scope only` }, `${exclusionLines({ complete: false, excluded: all })[i]}. The verdict says nothing about them.`));
   return [...errors, ...warnings, ...claimed];
 }
 

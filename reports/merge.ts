@@ -40,7 +40,8 @@ export function mergeReports(reports: Report[], options: MergeOptions = {}): Rep
     // Total work, not wall time: the shards may have run one after another or side by side.
     durationMs: shards.reduce((sum, r) => sum + r.durationMs, 0),
     verdict: reportVerdict(summary),
-    scope: claimedScope(scenarios),
+    // Shards written before the scope existed merge without one, as they were.
+    ...(first.scope === undefined ? {} : { scope: claimedScope(scenarios) }),
     summary,
     counts: sumCounts(scenarios.flatMap((s) => s.trials)),
     scenarios,

@@ -1,5 +1,6 @@
 // What a run did not test because of a claim: the not-applicable scenarios grouped by the capability that kept them out.
 import { isHarnessSide, scenarioFamily } from './family.js';
+import { compareIds } from './seal.js';
 import type { ScenarioResult, Scope, Verdict } from './schema.js';
 
 /** The scope a report's verdict holds for: every scenario that did not apply, by the capability it needed. */
@@ -13,8 +14,9 @@ export function claimedScope(scenarios: ReadonlyArray<Pick<ScenarioResult, 'id' 
     groups.set(capability, group);
   }
   const excluded = [...groups.values()]
-    .sort((a, b) => (a.capability < b.capability ? -1 : a.capability > b.capability ? 1 : 0))
-    .map((g) => ({ ...g, count: g.scenarios.length, families: [...new Set(g.scenarios.map(scenarioFamily))].sort() }));
+    .sort((a, b) => compareIds(a.capability, b.capability))
+    // Ids in code-unit order: a merge of shards (sorted by id) and the unsharded run (catalog order) record the same scope.
+    .map((g) => ({ ...g, scenarios: [...g.scenarios].sort(compareIds), count: g.scenarios.length, families: [...new Set(g.scenarios.map(scenarioFamily))].sort(compareIds) }));
   return { complete: excluded.length === 0, excluded };
 }
 
@@ -34,10 +36,10 @@ export function needOfReason(reason: string | null): string {
 
 /** The verdict as one sentence that never overstates: a conformant run says what the claims kept out of it. */
 export function verdictStatement(verdict: Verdict, scope: Scope): string {
-  if (scope.complete) return verdict;
+  // Only a conformant verdict can overstate; the others are already no pass, and their outputs list the exclusions beside.
+  if (scope.complete || verdict !== 'conformant') return verdict;
   const total = scope.excluded.reduce((n, g) => n + g.count, 0);
-  const qualifier = verdict === 'conformant' ? 'conformant within the claimed scope only' : verdict;
-  return `${qualifier}: ${total} scenario(s) not run because of ${scope.excluded.map((g) => `${g.capability} (${g.count})`).join(', ')}`;
+  return `conformant within the claimed scope only: ${total} scenario(s) not run because of ${scope.excluded.map((g) => `${g.capability} (${g.count})`).join(', ')}`;
 }
 
 /** One line per exclusion: what was not tested, because of which capability, and how to include it. */

@@ -6,6 +6,7 @@ import { stepSummary, annotationLines } from '../../reports/github-actions.js';
 import { reportHtml } from '../../reports/html.js';
 import { summaryText } from '../../bin/progress.js';
 import { sealReport } from '../../reports/seal.js';
+import { mergeReports } from '../../reports/merge.js';
 import { buildReport, clone, defaultScenarios, scenario } from '../reports/fixture.js';
 import type { Report } from '../../reports/schema.js';
 
@@ -33,6 +34,7 @@ describe('the claimed scope', () => {
     });
     expect(verdictStatement('conformant', scope)).toBe('conformant within the claimed scope only: 3 scenario(s) not run because of harness:strace (1), sessions (2)');
     expect(verdictStatement('conformant', claimedScope([]))).toBe('conformant');
+    expect(verdictStatement('nonconformant', scope)).toBe('nonconformant');
   });
 
   it('is recorded in the report and checked by verify', () => {
@@ -42,6 +44,16 @@ describe('the claimed scope', () => {
     const { outcomeDigest: _o, contentHash: _c, ...rest } = clone(report);
     const hidden = sealReport({ ...rest, scope: { complete: true, excluded: [] } });
     expect(verifyReport(hidden).problems).toContain('$.scope: differs from the not-applicable scenarios the report holds (what the claims kept out of the run)');
+  });
+
+  it('is the same in merged shards as in the unsharded run (ids in code-unit order)', () => {
+    const scenarios = [na('session.z', 'needs sessions'), na('cp10.a', 'needs sessions'), ...defaultScenarios().filter((s) => s.verdict !== 'not_applicable')];
+    const whole = withScope(buildReport(scenarios));
+    const shards = [1, 2].map((index) => withScope(buildReport(scenarios, { shard: { index, count: 2 } })));
+    const merged = mergeReports(shards, {});
+    expect(merged.scope).toEqual(whole.scope);
+    expect(merged.scope?.excluded[0]?.scenarios).toEqual(['cp10.a', 'session.z']);
+    expect(merged.outcomeDigest).toBe(whole.outcomeDigest);
   });
 
   it('is in the terminal summary, the GitHub step summary and annotations, and the HTML page', () => {
