@@ -1,8 +1,9 @@
-// Open checkpoints only when its legacy clear changed a row: a checkpoint a reader deferred is never retried by a restart
-// with nothing to clear, so the freed bytes stay in the WAL (§11). Its hello says sqliteWal: false ("WAL is an
-// implementation detail"), so the blocked-reader checkpoint scenarios did not apply, while its files are SQLite in WAL mode.
+// The checkpoint outcome is read from the frame counts (log === checkpointed) instead of busy: with a reader pinned at
+// the WAL's end it says complete while the WAL still holds the freed bytes (§11: complete means erased). Its hello says
+// sqliteWal: false ("WAL is an implementation detail"), so the blocked-reader checkpoint scenarios did not apply, while
+// its files are SQLite in WAL mode.
 import { claimJournal } from './claim-base.mjs';
 
 export function createJournal(options) {
-  return claimJournal('claim-wal-denied', options, (caps) => ({ ...caps, sqliteWal: false }), () => ({}), { 'reference-impl/maintenance.js': new URL('./own/edge-maintenance-skip-idle.mjs', import.meta.url).href });
+  return claimJournal('claim-wal-denied', options, (caps) => ({ ...caps, sqliteWal: false }), () => ({}), { 'reference-impl/sqlite.js': new URL('./own/edge-checkpoint-frame-count.mjs', import.meta.url).href });
 }
