@@ -17,7 +17,8 @@ import { checkOutputs, type InputFile, type OutputTarget } from './output-paths.
 import { parseImplSecrets, publicArgv, type ParsedSecrets } from './secret-flags.js';
 import { createProgress, harnessWarnings, summaryText } from './progress.js';
 import { styleFor } from './colour.js';
-import { checkRequirements } from './require.js';
+import { checkRequirements, unmetRequirements } from './require.js';
+import { inGitHubActions, workflowCommand } from '../reports/github-actions.js';
 import { publishRunOutputs } from './run-outputs.js';
 import { printMasked } from '../harness/masked-output.js';
 import { readPrivateKey } from '../reports/sign-keys.js';
@@ -60,7 +61,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   const json = flag(parsed, 'json');
   // Flags and output paths are checked before the runner loads, so a mistake answers at once and loses no run.
   const { launch, ...options } = await runOptions(parsed, ['run', ...argv]);
-  checkRequirements(stringValues(parsed, 'require'));
+  const required = checkRequirements(stringValues(parsed, 'require'));
   const out = stringValue(parsed, 'out');
   const junit = stringValue(parsed, 'junit');
   const html = stringValue(parsed, 'html');
@@ -99,7 +100,14 @@ export async function runCommand(argv: string[]): Promise<number> {
   }
   await attempt(() => publishRunOutputs(report, { reportPath, html: html ?? null, kept: progress.kept, annotations: json ? process.stderr : process.stdout }));
   for (const failure of failures) process.stderr.write(`ejc: ${failure.code}: ${failure.message}\n`);
-  return failures.length > 0 ? EXIT.error : exitCodeFor(report);
+  // A required capability the journal does not claim fails the gate: its scenarios did not run, whatever the verdict.
+  const unmet = unmetRequirements(report, required);
+  for (const message of unmet) {
+    process.stderr.write(`ejc: requirement_unmet: ${message}\n`);
+    if (inGitHubActions()) process.stdout.write(`${workflowCommand('error', { title: 'ejc: required capability not claimed' }, message)}\n`);
+  }
+  const code = failures.length > 0 ? EXIT.error : exitCodeFor(report);
+  return unmet.length > 0 && code === EXIT.conformant ? EXIT.nonconformant : code;
 }
 
 function runOutputs(out: string | undefined, junit: string | undefined, html: string | undefined): OutputTarget[] {

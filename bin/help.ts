@@ -82,8 +82,11 @@ Run:
   --keep-failed          keep the directories of failed and inconclusive trials
                          (a kept directory holds transcript.jsonl: every protocol line both ways, kills, restarts)
   --transcript           keep every trial's transcript.jsonl, also of passing trials (their directory holds only it)
-  --require <cap>        fail (exit 3) before any trial when the harness lacks a capability some scenarios
-                         need, instead of warning that they did not run; repeatable; known: strace
+  --require <caps>       capabilities the run must have, comma-separated, repeatable: a harness one (strace) the
+                         machine lacks fails (exit 3) before any trial; a journal one (sessions, seeding, kxm,
+                         resolution, outerTransactionProbe, sqliteWal, tierMode:<mode>, point:<name>,
+                         fault:<name>, or the profile contract = sessions,seeding,kxm,resolution) its hello does
+                         not claim fails the gate (exit 1) after the run, naming the scenarios it kept out
 
 Output (checked before the first trial; written atomically and durably, secrets masked):
   --out <dir>            write <dir>/report.json (the witness artifact)

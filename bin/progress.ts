@@ -3,6 +3,7 @@ import type { ProgressEvent } from '../harness/run-conformance.js';
 import { notApplicableByFamily } from '../reports/family.js';
 import { failedAssertions, NOT_PASSING, stderrTail, whyNotPassing } from '../reports/failure-text.js';
 import { gateOutcome } from '../reports/derive.js';
+import { claimedScope, exclusionLines, verdictStatement } from '../reports/scope.js';
 
 import type { Report, ScenarioResult } from '../reports/schema.js';
 import { canRedraw, createStyle, styleFor, type Style } from './colour.js';
@@ -83,8 +84,10 @@ export function summaryText(report: Report, reportPath: string | null, options: 
 
   const s = report.summary;
   const c = report.counts;
+  const scope = report.scope ?? claimedScope(report.scenarios);
+  const stated = verdictStatement(report.verdict, scope);
   const lines = [
-    `verdict: ${style.bold(style.verdict(report.verdict))}  (${report.implementation.name} ${report.implementation.version}, seed ${report.seed}, ${s.total} scenario(s), ${elapsed(report.durationMs)})`,
+    `verdict: ${style.bold(style.verdict(report.verdict, stated))}  (${report.implementation.name} ${report.implementation.version}, seed ${report.seed}, ${s.total} scenario(s), ${elapsed(report.durationMs)})`,
     ...(
       [
         ['passed', s.passed, 'passed'],
@@ -104,6 +107,10 @@ export function summaryText(report: Report, reportPath: string | null, options: 
     for (const x of bad) lines.push(...failureLines(x, style, options.kept?.get(x.id) ?? []));
   }
   lines.push(...notApplicableLines(report, style));
+  if (!scope.complete) {
+    lines.push('', style.bold('not tested (excluded by the claims; the verdict holds for the claimed scope only):'));
+    for (const l of exclusionLines(scope)) lines.push(`  ${l}`);
+  }
   const known = report.scenarios.filter((x) => x.verdict === 'expected_failure');
   if (known.length > 0) {
     lines.push('', 'failing as expected (listed in --expect-failures; the journal still fails them):');

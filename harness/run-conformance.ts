@@ -14,6 +14,7 @@ import type { Capabilities, HelloResult } from './protocol/schemas.js';
 import { REPORT_SCHEMA_NAME, REPORT_SCHEMA_VERSION, type Launch, type Report, type ScenarioResult, type ScenarioVerdict } from '../reports/schema.js';
 import { reportVerdict, summarize, sumCounts } from '../reports/derive.js';
 import { sealReport } from '../reports/seal.js';
+import { claimedScope } from '../reports/scope.js';
 import { claimBoundary } from '../reports/boundary.js';
 import { describeEnvironment } from '../reports/environment.js';
 import { fingerprintLaunch, REFERENCE_MODULE } from '../reports/fingerprint.js';
@@ -121,6 +122,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     finishedAt: finishedAt.toISOString(),
     durationMs: finishedAt.getTime() - startedAt.getTime(),
     verdict: reportVerdict(summary),
+    scope: claimedScope(results),
     summary,
     counts: sumCounts(results.flatMap((r) => r.trials)),
     scenarios: results,

@@ -2,6 +2,7 @@
 import { notApplicableByFamily } from './family.js';
 import { failedAssertions, NOT_PASSING, whyNotPassing } from './failure-text.js';
 import type { Report, ScenarioResult } from './schema.js';
+import { claimedScope, exclusionLines, verdictStatement } from './scope.js';
 
 /** Whether this process runs as a GitHub Actions step. */
 export function inGitHubActions(env: NodeJS.ProcessEnv = process.env): boolean {
@@ -39,7 +40,10 @@ export function annotationLines(report: Report, kept: ReadonlyMap<string, readon
   const warnings = notApplicableByFamily(report.scenarios)
     .filter((g) => g.harnessSide)
     .map((g) => workflowCommand('warning', { title: `ejc: ${g.family} not run` }, `${g.count} ${g.family} scenario(s) did not run: ${g.reason}. The run proves nothing about them; --require makes this an error.`));
-  return [...errors, ...warnings];
+  const scope = report.scope ?? claimedScope(report.scenarios);
+  // Only a conformant verdict can be read as more than it is; a failing run's exclusions are in its step summary.
+  const claimed = scope.excluded.filter((g) => g.by === 'journal' && report.verdict === 'conformant').map((g, i, all) => workflowCommand('warning', { title: `ejc ${report.verdict} for the claimed scope only` }, `${exclusionLines({ complete: false, excluded: all })[i]}. The verdict says nothing about them.`));
+  return [...errors, ...warnings, ...claimed];
 }
 
 // GitHub caps a step summary at 1 MiB; a long failure list is cut well before that.
@@ -48,9 +52,10 @@ const MAX_LISTED = 50;
 /** The markdown step summary: verdict, counts, and each not-passing scenario with its assertions and reproduce command. */
 export function stepSummary(report: Report, reportPath: string | null): string {
   const s = report.summary;
+  const scope = report.scope ?? claimedScope(report.scenarios);
   const mark = report.verdict === 'conformant' ? '✅' : report.verdict === 'nonconformant' ? '❌' : '⚠️';
   const lines = [
-    `## ${mark} ejc conformance: ${report.verdict}`,
+    `## ${mark} ejc conformance: ${html(verdictStatement(report.verdict, scope))}`,
     '',
     `${code(`${report.implementation.name} ${report.implementation.version}`)} · seed ${report.seed} · ${s.total} scenario(s) · ${report.counts.trials} trials · ${report.counts.kills} kills`,
     '',
@@ -68,6 +73,10 @@ export function stepSummary(report: Report, reportPath: string | null): string {
   if (na.length > 0) {
     lines.push('', '### Not applicable', '', '| family | scenarios | reason |', '|---|---:|---|');
     for (const g of na) lines.push(`| ${code(g.family)} | ${g.count} | ${cell(g.reason)}${g.harnessSide ? ' ⚠️ harness-side' : ''} |`);
+  }
+  if (!scope.complete) {
+    lines.push('', '### Not tested: excluded by the claims', '', 'The verdict holds for the claimed scope only.', '', '| capability | scenarios | families | because |', '|---|---:|---|---|');
+    for (const [i, g] of scope.excluded.entries()) lines.push(`| ${code(g.capability)} | ${g.count} | ${cell(g.families.join(', '))} | ${cell(exclusionLines(scope)[i]!.replace(/^[^(]*\(/, '').replace(/\)$/, ''))} |`);
   }
   lines.push('', reportPath === null ? 'Report not written (no `--out`).' : `Report: ${code(reportPath)} · verify with ${code(report.reproduce.verify)}`);
   lines.push(`Outcome digest ${code(report.outcomeDigest)}`, '');

@@ -6,6 +6,8 @@ import { arr, definitionList, esc, jsonBlock, obj, str, token, valueHtml, type L
 import { PAGE_SCRIPT, pageStyle } from './html-style.js';
 import { timelineHtml } from './html-timeline.js';
 import { trialDetails } from './html-trial.js';
+import { claimedScope, exclusionLines, verdictStatement } from './scope.js';
+import type { Scope, Verdict } from './schema.js';
 
 /** Options for the page: the verify problems to show in a banner (none when the report verified). */
 export interface HtmlOptions {
@@ -14,7 +16,7 @@ export interface HtmlOptions {
 
 const VERDICTS = ['failed', 'stale_expected_failure', 'inconclusive', 'expected_failure', 'passed', 'not_applicable'];
 // Fields the page lays out itself; anything else a report carries is shown as it is, so newer fields are never hidden.
-const KNOWN_TOP = new Set(['schema', 'implementation', 'harness', 'seed', 'selection', 'startedAt', 'finishedAt', 'durationMs', 'verdict', 'summary', 'counts', 'scenarios', 'sections', 'reproduce', 'boundary', 'outcomeDigest', 'contentHash']);
+const KNOWN_TOP = new Set(['schema', 'implementation', 'harness', 'seed', 'selection', 'startedAt', 'finishedAt', 'durationMs', 'verdict', 'summary', 'counts', 'scenarios', 'sections', 'reproduce', 'boundary', 'scope', 'outcomeDigest', 'contentHash']);
 
 /**
  * Renders a parsed report (read defensively: fields may be missing or newer than this code) as one
@@ -35,6 +37,7 @@ export function reportHtml(report: unknown, options: HtmlOptions = {}): string {
     '<main>',
     problemsBanner(options.problems ?? []),
     countsList(r),
+    scopeSection(scopeOf(scenarios)),
     implementationSection(r, impl),
     otherFields(r),
     filters(scenarios, families),
@@ -64,8 +67,21 @@ ${body}
 
 function header(r: Loose, verdict: string, impl: Loose): string {
   const summary = obj(r['summary']);
-  return `<header class="verdict ${token(verdict)}"><h1>${esc(verdict)}: ${esc(str(impl['name'], '(unnamed implementation)'))} ${esc(str(impl['version']))}</h1>
+  const scope = scopeOf(arr(r['scenarios']).map(obj));
+  const stated = verdict === 'conformant' || verdict === 'nonconformant' || verdict === 'inconclusive' ? verdictStatement(verdict as Verdict, scope) : verdict;
+  return `<header class="verdict ${token(verdict)}"><h1>${esc(stated)}: ${esc(str(impl['name'], '(unnamed implementation)'))} ${esc(str(impl['version']))}</h1>
 <p>seed ${esc(str(r['seed'], '?'))} · ${esc(str(summary['total'], '?'))} scenario(s) · started ${esc(str(r['startedAt'], '?'))} · ${esc(str(r['durationMs'], '?'))} ms · harness ${esc(str(obj(r['harness'])['version'], '?'))}</p></header>`;
+}
+
+// Recomputed from the scenarios, so a report written before the scope field existed says what its claims kept out too.
+function scopeOf(scenarios: Loose[]): Scope {
+  return claimedScope(scenarios.map((s) => ({ id: str(s['id'], '?'), verdict: s['verdict'] === 'not_applicable' ? 'not_applicable' : 'passed', reason: typeof s['reason'] === 'string' ? s['reason'] : null })));
+}
+
+function scopeSection(scope: Scope): string {
+  if (scope.complete) return '<section id="scope"><h2>Scope</h2><p>Every selected scenario applied: no claim kept any out.</p></section>';
+  const items = exclusionLines(scope).map((l) => `<li>${esc(l)}</li>`).join('');
+  return `<section id="scope"><h2>Not tested: excluded by the claims</h2><p>The verdict holds only for the claimed scope. These scenarios did not run:</p><ul>${items}</ul></section>`;
 }
 
 function problemsBanner(problems: readonly string[]): string {

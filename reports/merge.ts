@@ -2,6 +2,7 @@
 import { canonicalJson } from '../harness/canonical-json.js';
 import { EjcError } from '../harness/errors.js';
 import { claimBoundary } from './boundary.js';
+import { claimedScope } from './scope.js';
 import { reportVerdict, sumCounts, summarize } from './derive.js';
 import type { Report, UnsealedReport } from './schema.js';
 import { compareIds, sealReport } from './seal.js';
@@ -39,6 +40,8 @@ export function mergeReports(reports: Report[], options: MergeOptions = {}): Rep
     // Total work, not wall time: the shards may have run one after another or side by side.
     durationMs: shards.reduce((sum, r) => sum + r.durationMs, 0),
     verdict: reportVerdict(summary),
+    // Shards written before the scope existed merge without one, as they were.
+    ...(first.scope === undefined ? {} : { scope: claimedScope(scenarios) }),
     summary,
     counts: sumCounts(scenarios.flatMap((s) => s.trials)),
     scenarios,

@@ -160,6 +160,20 @@ export const Summary = z.object({
 
 export const Verdict = z.enum(['conformant', 'nonconformant', 'inconclusive']);
 
+/** What the verdict does not cover: scenarios that did not apply, by the capability (the journal's claim or the harness machine's) that kept them out. */
+export const Scope = z.object({
+  /** True when every selected scenario applied: the verdict holds for the whole selection. */
+  complete: z.boolean(),
+  excluded: z.array(z.object({
+    /** The capability as --require names it: `sessions`, `tierMode:reconciling`, `point:<name>`, `fault:<name>`, `harness:strace`. */
+    capability: z.string().min(1),
+    by: z.enum(['journal', 'harness']),
+    count: z.number().int().min(1),
+    families: z.array(z.string()),
+    scenarios: z.array(z.string()),
+  })),
+});
+
 export const Report = z.object({
   schema: z.object({ name: z.literal(REPORT_SCHEMA_NAME), version: z.literal(REPORT_SCHEMA_VERSION) }),
   implementation: z.object({
@@ -199,6 +213,8 @@ export const Report = z.object({
   environment: z.array(Environment).min(1),
   /** The settings besides seed and selection that shape outcomes. */
   settings: Settings,
+  /** What the claims (and the harness machine) kept out of the run; absent in reports written before it existed. */
+  scope: Scope.optional(),
   /** Present only when the run stopped early (--bail): the scenarios it never started. Absent in a complete run. */
   partial: z.object({ reason: z.literal('bail'), stoppedAfter: z.string().min(1), notRun: z.array(z.string()) }).optional(),
   outcomeDigest: z.string().regex(/^[0-9a-f]{64}$/),
@@ -206,6 +222,7 @@ export const Report = z.object({
 });
 
 export type Assertion = z.infer<typeof Assertion>;
+export type Scope = z.infer<typeof Scope>;
 export type Kill = z.infer<typeof Kill>;
 export type Trial = z.infer<typeof Trial>;
 export type TrialEvent = z.infer<typeof TrialEvent>;

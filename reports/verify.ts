@@ -1,6 +1,7 @@
 // Re-checks a conformance report from nothing but its own bytes: schema, seals, arithmetic and every verdict.
 import { canonicalJson, hasLoneSurrogate } from '../harness/canonical-json.js';
 import { claimBoundary } from './boundary.js';
+import { claimedScope } from './scope.js';
 import { reportVerdict, scenarioVerdict, sumCounts, summarize, trialVerdict, wasExpectedFailure } from './derive.js';
 import { Report, CountKeys, REPORT_SCHEMA_NAME, REPORT_SCHEMA_VERSION } from './schema.js';
 import type { Counts } from './schema.js';
@@ -169,6 +170,10 @@ function checkClaims(report: Report, problems: string[]): void {
   }
   if (canonicalJson(report.boundary) !== canonicalJson(claimBoundary(report.implementation.capabilities.externalState, report.environment))) {
     problems.push('$.boundary: differs from the fixed boundary of the claim (process-crash durability only)');
+  }
+  // A report that hid what its claims kept out would overstate its verdict: the scope must be what the scenarios show.
+  if (report.scope !== undefined && canonicalJson(report.scope) !== canonicalJson(claimedScope(report.scenarios))) {
+    problems.push('$.scope: differs from the not-applicable scenarios the report holds (what the claims kept out of the run)');
   }
 }
 

@@ -17,7 +17,15 @@ export async function gateFor(t: TrialContext, client: JournalClient, scope: Run
       refusal: { code: 'gate_read_failed', tier: null, effectIds: [], message: `harness-side gate: listEffects answered ${listed.code}: ${listed.message}` },
     };
   }
-  return decideGate(listed.result.effects, scope, t.capabilities.tierMode);
+  const decided = decideGate(listed.result.effects, scope, t.capabilities.tierMode);
+  // A journal that gates after all (its engine uses that gate) while claiming gate: "harness" must decide as the rows say.
+  // Asked past the trial's record (as a probe, not an engine step), so the model's history holds only what the engine did.
+  let own = await client.handle.call('gate', { scope, attempt });
+  while (own.kind === 'crashpoint') own = await own.resume();
+  if (own.kind === 'result' && own.result.decision !== decided.decision) {
+    t.failConclusively(`the journal's own gate decides as the harness-side gate over its rows (capabilities.gate: "harness")`, decided.decision, own.result.decision);
+  }
+  return decided;
 }
 
 /** §4's table over every row of the node, whatever its attempt; rows are reported as the journal holds them (nothing is written). */

@@ -31,6 +31,9 @@ export class JournalClient {
     readonly journalDir: string,
   ) {}
 
+  /** The files `open` answered it keeps (claims.* compare them with the directory). */
+  openedFiles: readonly string[] | null = null;
+
   get label(): string {
     return this.handle.label;
   }

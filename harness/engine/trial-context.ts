@@ -168,7 +168,7 @@ export class TrialContext {
     this.note({ kind: 'driver', driver: handle.label, journal: journalDir, restart, clock: options.env?.['FAKETIME'] ?? null });
     // Every announced point is armed, so a plan made mid-phase can still stop there.
     mkdirSync(journalDir, { recursive: true });
-    await client.op('open', { dir: journalDir, armedCrashPoints: handle.hello.capabilities.crashPoints });
+    client.openedFiles = (await client.op('open', { dir: journalDir, armedCrashPoints: handle.hello.capabilities.crashPoints })).files;
     return client;
   }
 

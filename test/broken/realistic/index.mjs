@@ -49,3 +49,14 @@ export const S8E_KXM = [
 
 /** The from-scratch KXM journal (over the from-scratch file journal) the kxm-files bugs are made of; conformant without them. */
 export const KXM_FILES_JOURNAL = 'kxm-files-journal';
+
+/** The claims red team's journals: a real bug behind a hello that claimed it out of the run (test/conformance/claim-targets.ts). */
+export const CLAIM = [
+  'claim-harness-gate',
+  'claim-kxm-off',
+  'claim-point-after-commit',
+  'claim-resolution-off',
+  'claim-seeding-off',
+  'claim-sessions-off',
+  'claim-wal-denied',
+];

@@ -14,7 +14,8 @@ class JournalError extends Error {
   }
 }
 
-const CAPABILITIES = { crashPoints: [], faults: [], tierMode: 'conservative', sessions: false, seeding: false, outerTransactionProbe: false, resolution: false };
+// Its rows live in SQLite in WAL mode (journal_mode = WAL below): claims.storage-matches-hello reads that from the headers.
+const CAPABILITIES = { crashPoints: [], faults: [], tierMode: 'conservative', sessions: false, seeding: false, outerTransactionProbe: false, resolution: false, sqliteWal: true };
 
 /** flaws: { keyOrder?: 'utf8', htmlSafe?: true, softDelete?: true } */
 export function ledgerJournal(name, flaws = {}) {
