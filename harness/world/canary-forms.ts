@@ -1,7 +1,7 @@
 // A canary as bytes a journal may have re-encoded before writing: base64, base64url, hex and UTF-16.
 import { readFileSync, statSync } from 'node:fs';
 import { relative } from 'node:path';
-import { sha256Hex } from '../canonical-json.js';
+import { canaryId } from '../secrets/canary-nonce.js';
 
 // Shorter runs cannot hold a whole canary (16 bytes or more) in any of these encodings.
 const BASE64_RUN = /[A-Za-z0-9+/_-]{20,}/g;
@@ -45,7 +45,7 @@ export function scanEncodedForms(files: readonly string[], canaries: readonly st
     if (data.length === 0) continue;
     const views = decodedViews(data);
     canaries.forEach((c, i) => {
-      if (holdsEncoded(data, c, views)) hits.push({ file: base === undefined ? file : relative(base, file), canary: i, canarySha256: sha256Hex(c) });
+      if (holdsEncoded(data, c, views)) hits.push({ file: base === undefined ? file : relative(base, file), canary: i, canarySha256: canaryId(c) });
     });
   }
   return hits;
