@@ -32,3 +32,14 @@ export const EDGE = [
   'edge-sweep-through-captured-turn',
   'edge-terminal-archives-rows',
 ];
+
+/** The secrets red team's realistic broken journals (redaction shapes, transformed copies, notes, deep logs), by name. */
+export const SECRET = [
+  'secret-header-case-sensitive',
+  'secret-query-value-unreserved',
+  'secret-userinfo-password-only',
+  'secret-fts-search-index',
+  'secret-gzip-request-copy',
+  'secret-notes-attention-note',
+  'secret-notes-deep-audit-log',
+];
