@@ -39,8 +39,8 @@ export const secretShapes: Scenario[] = [
     description:
       `One committed tier-3 effect per shape (${SHAPES.map((s) => s.name).join('; ')}), each holding a canary where §11 masks it. ` +
       'A restarted driver is asked the same call with only the canary changed: the redacted projection is the same, so it must replay (a digest that moved is a credential equality oracle). ' +
-      'Asked with the public value beside the credential changed instead, it must refuse (the mask must not swallow public data). Every file under the journal directory is scanned for all the canaries, in every form.',
-    asserts: ['each shape: the credential-only change replays', 'each shape: the public change beside it refuses', 'zero canary hits in the journal directory', 'the scans read real bytes'],
+      'Asked with the public value beside the credential changed instead, it must refuse (the mask must not swallow public data). The credential-only call prepared as a fresh identity must store the same digest as the first. Every file under the journal directory is scanned for all the canaries, in every form.',
+    asserts: ['each shape: the credential-only change replays', 'each shape: the public change beside it refuses', 'each shape: two calls differing only in the credential store equal digests', 'zero canary hits in the journal directory', 'the scans read real bytes'],
     async trial(t) {
       const runId = t.rng.id('run');
       const first = await t.driver();
@@ -58,6 +58,7 @@ export const secretShapes: Scenario[] = [
       await first.close();
       const next = await t.driver();
       await snapshotBefore(t, next);
+      const pairs: Array<[string, string, string]> = [];
       for (const [i, shape] of SHAPES.entries()) {
         const rotated = canary(t);
         planted.push(rotated);
@@ -65,7 +66,13 @@ export const secretShapes: Scenario[] = [
         t.expect(`${shape.name}: a credential-only change replays`, 'replay', again.verdict === 'refuse' ? `refuse:${again.code}` : again.verdict);
         const changed = await next.op('prepare', prepareOf(t, runId, i, shape.args(rotated, 'v2')));
         t.expect(`${shape.name}: a change of the public value beside it refuses`, 'refuse', changed.verdict);
+        // The same rotated call as a fresh identity: its stored digest must equal the first one's (no equality oracle).
+        const fresh = await next.op('prepare', prepareOf(t, runId, i, shape.args(rotated, 'v1'), 'b'));
+        if (fresh.verdict === 'proceed') pairs.push([shape.name, ids[i]!, fresh.effectId]);
       }
+      const listed = new Map((await next.op('listEffects', {})).effects.map((r) => [r.effectId, r.argsDigest]));
+      t.expect('shapes whose stored digest differs between two calls that differ only in the credential', [], pairs.filter(([, a, b]) => listed.get(a) !== listed.get(b)).map(([name]) => name));
+      t.expect('fresh identities for the credential-only calls', SHAPES.length, pairs.length);
       t.expect('canary hits in the journal directory (any form)', 0, await scanCanaries(t, next, planted));
       t.check('bytes scanned', '> 0', t.tally.bytesScanned, t.tally.bytesScanned > 0);
       const after = await snapshotAfter(t, next);
@@ -108,7 +115,7 @@ export const secretShapes: Scenario[] = [
 ];
 
 // The prepare of shape i's call: its own node of one run, tier 3, nothing declared secret (the shape must be recognised).
-function prepareOf(t: TrialContext, runId: string, i: number, args: Record<string, unknown>) {
+function prepareOf(t: TrialContext, runId: string, i: number, args: Record<string, unknown>, node = 'a') {
   const call = defaultCall({ args: { method: 'POST', amount: 42, ...args }, secretArgKeys: [] });
-  return { ...callPrepare(t, { kind: 'run', runId, nodeId: `node-${i}`, attempt: 1 }, call), outputMappingConfig: { ...DEFAULT_MAPPING } };
+  return { ...callPrepare(t, { kind: 'run', runId, nodeId: `node-${i}-${node}`, attempt: 1 }, call), outputMappingConfig: { ...DEFAULT_MAPPING } };
 }
