@@ -1,7 +1,6 @@
 // A fresh temporary directory per trial, removed by `cleanup()` or by the harness's signal cleanup.
 import { dir } from 'tmp-promise';
 import { registerTempDir, unregisterTempDir } from './driver/registry.js';
-import { markTrialOwner } from './world/trial-owner.js';
 
 export interface TrialDir {
   readonly path: string;
@@ -15,7 +14,6 @@ export interface TrialDir {
 export async function createTrialDir(prefix: string): Promise<TrialDir> {
   const created = await dir({ prefix: sanitize(prefix), unsafeCleanup: true });
   registerTempDir(created.path);
-  markTrialOwner(created.path);
   let cleaned = false;
   return {
     path: created.path,

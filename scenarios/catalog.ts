@@ -11,6 +11,7 @@ import { cp11run } from './cp11-run-retention.js';
 import { cp11session } from './cp11-session-sweep.js';
 import { sessionAcceptance } from './session-acceptance.js';
 import { secrets } from './secrets-wal.js';
+import { secretShapes } from './secrets-shapes.js';
 import { journalContract } from './journal-contract.js';
 import { journalDigest } from './journal-digest.js';
 import { sweepEveryWrite } from './sweep-every-write.js';
@@ -46,7 +47,7 @@ let cached: Scenario[] | null = null;
 /** Every scenario, sorted by id; ids are unique (checked here, once). */
 export function allScenarios(): Scenario[] {
   if (cached) return cached;
-  const all = [...cp01, ...cp02cp03, ...cp04cp05, ...cp06, ...cp07cp08, ...cp09, ...cp10, ...cp11run, ...cp11session, ...sessionAcceptance, ...secrets, ...journalContract, ...journalDigest, ...sweepEveryWrite, ...kxmRecovery, ...kxmResolution, ...kxmCancelLease, ...kxmRaces, ...s8e, ...s8eReadback, ...exploreFamily, ...edgeDigest, ...edgeErasure, ...edgeKxm, ...edgeSessions, ...metamorphicGate, ...metamorphicIdentity, ...metamorphicRefusals, ...metamorphicStateMachine, ...claimsHello];
+  const all = [...cp01, ...cp02cp03, ...cp04cp05, ...cp06, ...cp07cp08, ...cp09, ...cp10, ...cp11run, ...cp11session, ...sessionAcceptance, ...secrets, ...secretShapes, ...journalContract, ...journalDigest, ...sweepEveryWrite, ...kxmRecovery, ...kxmResolution, ...kxmCancelLease, ...kxmRaces, ...s8e, ...s8eReadback, ...exploreFamily, ...edgeDigest, ...edgeErasure, ...edgeKxm, ...edgeSessions, ...metamorphicGate, ...metamorphicIdentity, ...metamorphicRefusals, ...metamorphicStateMachine, ...claimsHello];
   const seen = new Set<string>();
   for (const s of all) {
     if (seen.has(s.id)) throw new Error(`duplicate scenario id ${s.id}`);

@@ -80,7 +80,7 @@ export async function scanCanaries(t: TrialContext, client: JournalClient, canar
 
 /** A fresh canary from the trial's seed, planted in the trial (masked in every output, watched for in driver output). */
 export function canary(t: TrialContext): string {
-  return t.secret(makeCanary(() => t.rng.next()));
+  return t.secret(makeCanary(() => t.rng.next(), t.canaryNonce));
 }
 
 /** Records the rows before the post-restart checks, as evidence in the report; their digests must have the persisted form. */

@@ -20,7 +20,7 @@ import type { HistoryEvent, OpAnswer } from '../model/history.js';
 import type { OperationName } from '../protocol/schemas.js';
 import { EjcError } from '../errors.js';
 import { traceeKilled } from './syscall-sweep.js';
-import { trackTrial, worldBaseline, worldSince } from '../world/world-scan.js';
+import { trialNonce } from '../secrets/canary-nonce.js';
 
 /** Decides at each kill opportunity (a boundary or an announced point) whether to kill there: generated crash schedules. */
 export interface KillSchedule {
@@ -68,8 +68,9 @@ export class TrialContext {
   readonly #echo = new EchoWatch();
   readonly #journalDirs = new Set<string>();
   readonly #planted: string[] = [];
-  #worldBaseline: Map<string, string> | null = null;
   readonly #harnessFiles = new Set<string>();
+  /** Mixed into every canary of this trial: no other trial, run or harness process plants the same bytes. */
+  readonly canaryNonce = trialNonce();
   /** When the trial began (wall clock, ms): the world scan reads only files modified since. */
   readonly startedAt = Date.now();
   readonly #driverEnv: Readonly<Record<string, string | undefined>>;
@@ -100,7 +101,6 @@ export class TrialContext {
     this.#timeoutMs = setup.timeoutMs;
     // The reference journal's drivers leave out what only slows their start (see reference-env.ts).
     this.#driverEnv = { ...driverEnvFor(setup.launch), ...implSecretsEnv(setup.implSecrets) };
-    trackTrial(this);
   }
 
   /**
@@ -109,8 +109,6 @@ export class TrialContext {
    * or a generator creates (not for values a journal may legitimately return, such as a run result).
    */
   secret(value: string): string {
-    // Before the first secret reaches a driver: what the world held then cannot be this trial's leak.
-    if (this.#planted.length === 0) this.#worldBaseline = worldBaseline(worldSince(this));
     this.#planted.push(value);
     registerSecret(value, canaryLabel(value));
     this.#echo.plant(value);
@@ -120,11 +118,6 @@ export class TrialContext {
   /** Where drivers of this trial repeated a planted secret, and how many were planted. */
   secretEchoes(): { planted: number; findings: EchoFinding[] } {
     return { planted: this.#echo.planted, findings: this.#echo.findings() };
-  }
-
-  /** The world's files (stamped) when this trial planted its first secret; null before it planted any. */
-  get worldBaseline(): ReadonlyMap<string, string> | null {
-    return this.#worldBaseline;
   }
 
   /** The secrets planted in this trial (argument canaries), in order: what the world scan looks for. */

@@ -1,6 +1,7 @@
 // The one place generated trials make canaries: planted secrets and result markers, recognisable in a hex dump, never reported by value.
 import type { CanaryRole } from '../model/history.js';
 import type { TrialContext } from '../engine/trial-context.js';
+import { withNonce } from '../secrets/canary-nonce.js';
 
 /** Where a template holds a secret: every occurrence becomes a fresh canary when the template is instantiated. */
 export const SECRET = '{{canary}}';
@@ -22,7 +23,7 @@ export class CanaryBook {
   make(role: CanaryRole): string {
     const id = this.#next++;
     // The closing Z (never a base-36 digit here) keeps one canary from being a prefix of another.
-    const value = `${CANARY_PREFIX}${this.#tag}x${id.toString(36)}Z`;
+    const value = withNonce(`${CANARY_PREFIX}${this.#tag}x${id.toString(36)}Z`, this.#t.canaryNonce);
     this.values.push(value);
     // An argument secret is masked in everything the harness writes and must never come back on stdout or stderr;
     // results are not: a journal may legitimately hand a run result back in a replay.

@@ -2,14 +2,13 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { TrialContext } from '../engine/trial-context.js';
-import { decodedViews } from '../world/canary-forms.js';
+import { decodedViews, holdsEncoded } from '../world/canary-forms.js';
 
 /** Reads every file under `dir` whole and records which canaries (by id) each holds. */
 export function scanJournalDir(t: TrialContext, dir: string, canaries: readonly string[]): void {
   const hits: Array<{ id: number; file: string }> = [];
   let bytes = 0;
   let files = 0;
-  const needles = canaries.map((c) => Buffer.from(c, 'utf8'));
   for (const path of walk(dir)) {
     let data: Buffer;
     try {
@@ -20,10 +19,10 @@ export function scanJournalDir(t: TrialContext, dir: string, canaries: readonly 
     }
     files += 1;
     bytes += data.length;
-    // Re-encoded (base64, hex, UTF-16) is the same bytes kept.
+    // Re-encoded (base64, hex, UTF-16), compressed or case-folded is the same bytes kept.
     const views = decodedViews(data);
-    needles.forEach((needle, id) => {
-      if (data.includes(needle) || views.some((v) => v.includes(needle))) hits.push({ id, file: relative(dir, path) });
+    canaries.forEach((canary, id) => {
+      if (data.includes(Buffer.from(canary, 'utf8')) || holdsEncoded(data, canary, views)) hits.push({ id, file: relative(dir, path) });
     });
   }
   t.tally.bytesScanned += bytes;

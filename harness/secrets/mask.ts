@@ -1,7 +1,7 @@
 // The one masking mechanism: every planted canary and declared secret is masked in everything the harness writes.
 import { lstatSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { sha256Hex } from '../canonical-json.js';
+import { canaryId } from './canary-nonce.js';
 
 /**
  * Values that must never leave the harness, with the label their mask shows. Process-wide on purpose:
@@ -33,9 +33,12 @@ export function registerSecret(value: string, label: string): void {
 
 const CANARY_VALUE = /^EJC-CANARY-[0-9A-Za-z]+(?:\.[0-9A-Za-z]+)*$/;
 
-/** The label of a canary: a prefix of its SHA-256, as reports already identify canaries (they are random, so the hash reveals nothing). */
+/**
+ * The label of a canary: a prefix of the SHA-256 of its seeded part (canaryId), as reports identify canaries (they are
+ * random, so the hash reveals nothing); the per-trial nonce is left out so a seed's labels repeat in every process.
+ */
 export function canaryLabel(canary: string): string {
-  return `canary:${sha256Hex(canary).slice(0, 12)}`;
+  return `canary:${canaryId(canary).slice(0, 12)}`;
 }
 
 /** What a registered value (or any canary) is replaced with. */

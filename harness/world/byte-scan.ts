@@ -1,11 +1,11 @@
 // Scans every byte a journal can have written: every file under its directory (recursively) and every file it lists.
 import { existsSync, lstatSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import { sha256Hex } from '../canonical-json.js';
+import { canaryId, withNonce } from '../secrets/canary-nonce.js';
 
 export interface ScanResult {
   bytesScanned: number;
-  /** Per file: which canaries (by SHA-256, never by value) were found. */
+  /** Per file: which canaries (by canaryId, never by value) were found. */
   hits: Array<{ file: string; canarySha256: string; offset: number }>;
   files: Array<{ file: string; bytes: number }>;
 }
@@ -31,7 +31,7 @@ export function scanForCanaries(files: readonly string[], canaries: readonly str
     result.files.push({ file: name, bytes: bytes.length });
     for (const canary of canaries) {
       const offset = bytes.indexOf(Buffer.from(canary, 'utf8'));
-      if (offset >= 0) result.hits.push({ file: name, canarySha256: sha256Hex(canary), offset });
+      if (offset >= 0) result.hits.push({ file: name, canarySha256: canaryId(canary), offset });
     }
   }
   return result;
@@ -43,9 +43,9 @@ export function isInside(file: string, dir: string): boolean {
   return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel);
 }
 
-/** A fresh canary: recognisable in a hex dump, never written into a report by value. */
-export function makeCanary(random: () => number): string {
-  return `EJC-CANARY-${random().toString(36)}${random().toString(36)}`;
+/** A fresh canary: recognisable in a hex dump, never written into a report by value; `nonce` makes it the trial's alone. */
+export function makeCanary(random: () => number, nonce: string): string {
+  return withNonce(`EJC-CANARY-${random().toString(36)}${random().toString(36)}`, nonce);
 }
 
 // Sorted, so a scan's order (and any evidence built from it) does not depend on the file system.

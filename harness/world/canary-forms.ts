@@ -1,43 +1,63 @@
-// A canary as bytes a journal may have re-encoded before writing: base64, base64url, hex and UTF-16.
+// A canary as bytes a journal may have transformed before writing: base64, base64url, hex, UTF-16, zlib or gzip
+// compressed, or case-folded and cut at its punctuation (a lowercased copy, a full-text index's tokens).
 import { readFileSync, statSync } from 'node:fs';
 import { relative } from 'node:path';
-import { sha256Hex } from '../canonical-json.js';
+import { constants, inflateRawSync } from 'node:zlib';
+import { canaryId, CANARY_PREFIX } from '../secrets/canary-nonce.js';
 
 // Shorter runs cannot hold a whole canary (16 bytes or more) in any of these encodings.
 const BASE64_RUN = /[A-Za-z0-9+/_-]{20,}/g;
 const HEX_RUN = /[0-9A-Fa-f]{32,}/g;
+// Streams tried per file, and bytes one may inflate to: bounds, so a file full of bytes that look like stream headers
+// (random data decodes to a little garbage before its error) costs a known amount of time and memory.
+const MAX_STREAMS = 2048;
+const MAX_INFLATED = 1 << 20;
+
+/** The views of a file a transformed canary could hide in: `exact` ones hold it whole, `folded` ones lowercased. */
+export interface Views {
+  readonly exact: Buffer[];
+  readonly folded: Buffer[];
+}
 
 /**
- * Every decoding of `data` a journal's re-encoded copy could hide in: each base64 or base64url run decoded from each of
- * its 4 character offsets (a record header may precede the encoded text), each hex run from both nibble offsets, and
- * the whole file read as UTF-16 in both byte orders. A canary is then found whole in one of them, never by a fragment.
+ * Every decoding of `data` a journal's transformed copy could hide in: each base64 or base64url run decoded from each of
+ * its 4 character offsets (a record header may precede the encoded text), each hex run from both nibble offsets, the
+ * whole file read as UTF-16 in both byte orders, and every zlib or gzip stream inflated (a compressed request kept "for
+ * re-issue"). The file and its inflated streams are also kept lowercased, where the canary's random part is looked for
+ * lowercased: a case-normalised copy or a full-text index (which lowercases and splits at the canary's dashes) holds it.
+ * A canary is found whole (or its whole random part), never by a fragment.
  */
-export function decodedViews(data: Buffer): Buffer[] {
+export function decodedViews(data: Buffer): Views {
   const text = data.toString('latin1');
-  const views: Buffer[] = [];
+  const exact: Buffer[] = [];
   for (const [run] of text.matchAll(BASE64_RUN)) {
-    for (let offset = 0; offset < 4; offset++) views.push(Buffer.from(run.slice(offset).replace(/[-_]/g, (c) => (c === '-' ? '+' : '/')), 'base64'));
+    for (let offset = 0; offset < 4; offset++) exact.push(Buffer.from(run.slice(offset).replace(/[-_]/g, (c) => (c === '-' ? '+' : '/')), 'base64'));
   }
   for (const [run] of text.matchAll(HEX_RUN)) {
     for (let offset = 0; offset < 2; offset++) {
       const even = run.slice(offset, offset + Math.floor((run.length - offset) / 2) * 2);
-      views.push(Buffer.from(even, 'hex'));
+      exact.push(Buffer.from(even, 'hex'));
     }
   }
   for (let offset = 0; offset < 2; offset++) {
     const even = Buffer.from(data.subarray(offset, offset + Math.floor((data.length - offset) / 2) * 2));
-    views.push(Buffer.from(even.toString('utf16le'), 'utf8'), Buffer.from(even.swap16().toString('utf16le'), 'utf8'));
+    exact.push(Buffer.from(even.toString('utf16le'), 'utf8'), Buffer.from(even.swap16().toString('utf16le'), 'utf8'));
   }
-  return views;
+  const inflated = inflatedStreams(data);
+  exact.push(...inflated);
+  const folded = [text, ...inflated.map((b) => b.toString('latin1'))].map((s) => Buffer.from(s.toLowerCase(), 'latin1'));
+  return { exact, folded };
 }
 
-/** True when `data` holds `canary` in one of its encoded forms (see decodedViews). */
+/** True when `data` holds `canary` in one of its transformed forms (see decodedViews). */
 export function holdsEncoded(data: Buffer, canary: string, views = decodedViews(data)): boolean {
   const needle = Buffer.from(canary, 'utf8');
-  return views.some((v) => v.includes(needle));
+  if (views.exact.some((v) => v.includes(needle))) return true;
+  const random = foldedRandomPart(canary);
+  return random !== null && views.folded.some((v) => v.includes(random));
 }
 
-/** Which canaries appear re-encoded in which file (by SHA-256 of the canary, never by value). */
+/** Which canaries appear transformed in which file (by canaryId, never by value). */
 export function scanEncodedForms(files: readonly string[], canaries: readonly string[], base?: string): Array<{ file: string; canary: number; canarySha256: string }> {
   const hits: Array<{ file: string; canary: number; canarySha256: string }> = [];
   for (const file of files) {
@@ -45,10 +65,55 @@ export function scanEncodedForms(files: readonly string[], canaries: readonly st
     if (data.length === 0) continue;
     const views = decodedViews(data);
     canaries.forEach((c, i) => {
-      if (holdsEncoded(data, c, views)) hits.push({ file: base === undefined ? file : relative(base, file), canary: i, canarySha256: sha256Hex(c) });
+      if (holdsEncoded(data, c, views)) hits.push({ file: base === undefined ? file : relative(base, file), canary: i, canarySha256: canaryId(c) });
     });
   }
   return hits;
+}
+
+// The canary after its fixed prefix, lowercased: its random part (nonce and seeded part), one word to a tokenizer.
+// Null for a value that is not a canary or whose random part is too short to be unmistakable.
+function foldedRandomPart(canary: string): Buffer | null {
+  if (!canary.startsWith(CANARY_PREFIX)) return null;
+  const random = canary.slice(CANARY_PREFIX.length);
+  return /^[0-9A-Za-z]{12,}$/.test(random) ? Buffer.from(random.toLowerCase(), 'latin1') : null;
+}
+
+// Each zlib (RFC 1950) and gzip (RFC 1952) stream, inflated as far as it goes (trailing bytes of a page are ignored).
+function inflatedStreams(data: Buffer): Buffer[] {
+  const out: Buffer[] = [];
+  let tried = 0;
+  for (let i = 0; i + 2 < data.length && tried < MAX_STREAMS; i++) {
+    const start = streamStart(data, i);
+    if (start === null) continue;
+    tried += 1;
+    try {
+      const bytes = inflateRawSync(data.subarray(start), { finishFlush: constants.Z_SYNC_FLUSH, maxOutputLength: MAX_INFLATED });
+      if (bytes.length > 0) out.push(bytes);
+    } catch {
+      // not a stream after all
+    }
+  }
+  return out;
+}
+
+function streamStart(data: Buffer, i: number): number | null {
+  const [a, b] = [data[i]!, data[i + 1]!];
+  // zlib: CM 8 with a window of at most 32 KiB, no preset dictionary, and the header's check bits.
+  if ((a & 0x0f) === 8 && a >> 4 <= 7 && (b & 0x20) === 0 && ((a << 8) | b) % 31 === 0) return i + 2;
+  if (a !== 0x1f || b !== 0x8b || data[i + 2] !== 8) return null;
+  const flags = data[i + 3] ?? 0;
+  let at = i + 10;
+  if (flags & 0x04) at += 2 + (data.readUInt16LE(Math.min(at, data.length - 2)) || 0);
+  for (const bit of [0x08, 0x10]) {
+    if (flags & bit) {
+      const end = data.indexOf(0, at);
+      if (end < 0) return null;
+      at = end + 1;
+    }
+  }
+  if (flags & 0x02) at += 2;
+  return at < data.length ? at : null;
 }
 
 function read(file: string): Buffer {

@@ -1,10 +1,9 @@
 // The world scan: after a trial that planted canaries, every file modified since it started wherever a driver can write.
-import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, type Stats } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, realpathSync, type Stats } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { sha256Hex } from '../canonical-json.js';
+import { canaryId } from '../secrets/canary-nonce.js';
 import type { TrialContext } from '../engine/trial-context.js';
-import { ownedByAnotherHarness } from './trial-owner.js';
 
 export interface WorldScan {
   /** The directories walked, resolved and deduplicated, in order (evidence: where a leak would have been seen). */
@@ -12,26 +11,27 @@ export interface WorldScan {
   /** Files read (modified since the trial started, not the harness's own): evidence, never part of the outcome. */
   readonly files: number;
   readonly bytes: number;
-  /** Each file holding a canary, by SHA-256, sorted: the finding. */
+  /** Each file holding a canary, by canaryId, sorted: the finding. */
   readonly hits: Array<{ file: string; canarySha256: string }>;
+  /** Subtrees too large to read whole at every scan (see LARGE_SUBTREE), entered only where changed: the scan's boundary. */
+  readonly gated: string[];
 }
 
 /**
  * Reads every regular file under `roots` modified at or after `sinceMs` (a file older than the trial cannot hold its
  * canaries: they are made for it), except the `exclude`d exact paths the harness itself wrote, and finds each canary.
  * Symlinks are not followed (a link cannot make a file be written twice), nor are other file systems' special trees.
+ * Canaries are unique to their trial (harness/secrets/canary-nonce.ts), so reading more files can only find more of
+ * this trial's leaks, never another run's: no file is skipped for belonging to another harness or an earlier run.
  */
-export function scanWorld(options: { sinceMs: number; roots: readonly string[]; exclude: ReadonlySet<string>; excludeDirs?: ReadonlySet<string>; canaries: readonly string[]; unchangedSince?: ReadonlyMap<string, string> }): WorldScan {
+export function scanWorld(options: { sinceMs: number; roots: readonly string[]; exclude: ReadonlySet<string>; excludeDirs?: ReadonlySet<string>; canaries: readonly string[] }): WorldScan {
   const roots = resolvedRoots(options.roots);
-  const needles = options.canaries.map((c) => ({ bytes: Buffer.from(c, 'utf8'), sha: sha256Hex(c) }));
+  const needles = options.canaries.map((c) => ({ bytes: Buffer.from(c, 'utf8'), sha: canaryId(c) }));
   const hits: WorldScan['hits'] = [];
   let files = 0;
   let bytes = 0;
-  walkRecent(roots, options.sinceMs, options.excludeDirs, (path, st) => {
+  const gated = walkRecent(roots, options.sinceMs, options.excludeDirs, (path) => {
     if (options.exclude.has(path)) return;
-    // Unchanged since the trial planted its first secret: written before its drivers could know one, so not theirs
-    // (another run of the same seed, just before, holds the same canaries; the mtime slack alone would let it in).
-    if (options.unchangedSince?.get(path) === stamp(st)) return;
     let data: Buffer;
     try {
       data = readFileSync(path);
@@ -43,26 +43,30 @@ export function scanWorld(options: { sinceMs: number; roots: readonly string[]; 
     for (const n of needles) if (data.includes(n.bytes)) hits.push({ file: path, canarySha256: n.sha });
   });
   hits.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.canarySha256 < b.canarySha256 ? -1 : a.canarySha256 > b.canarySha256 ? 1 : 0));
-  return { roots, files, bytes, hits };
+  return { roots, files, bytes, hits, gated };
 }
 
-/** Directories at most this deep under a root are always read; deeper ones only when an entry was made in them since the trial began. */
+/** Directories at most this deep under a root are always read, and so is every subtree below them smaller than LARGE_SUBTREE. */
 export const FULL_DEPTH = 2;
 
-/** The stamp (inode, size, mtime) of every file the world scan of a trial started at `sinceMs` would read now. */
-export function worldBaseline(sinceMs: number, roots: readonly string[] = worldRoots([])): Map<string, string> {
-  const stamps = new Map<string, string>();
-  walkRecent(resolvedRoots(roots), sinceMs, undefined, (path, st) => stamps.set(path, stamp(st)));
-  return stamps;
-}
+/**
+ * A subtree at FULL_DEPTH with at least this many entries (a toolchain, a package cache, node_modules) is entered only
+ * where an entry was made since the trial began: reading such trees whole at every scan costs seconds. Everything else,
+ * however deep, is read whole, so an append to an old file deep inside an old directory is seen there too.
+ */
+export const LARGE_SUBTREE = 500;
+
+// Per harness process: the entry count of each FULL_DEPTH directory (counted once, up to LARGE_SUBTREE).
+const subtreeSizes = new Map<string, number>();
 
 /**
  * Calls `onFile` once for every regular file under `roots` modified at or after `sinceMs`. Symlinks are not followed;
- * a root inside another is walked once; `excludeDirs` and another running harness's trials are not entered.
+ * a root inside another is walked once; `excludeDirs` are not entered. Returns the large subtrees that were gated.
  */
-function walkRecent(roots: readonly string[], sinceMs: number, excludeDirs: ReadonlySet<string> | undefined, onFile: (path: string, st: Stats) => void): void {
+function walkRecent(roots: readonly string[], sinceMs: number, excludeDirs: ReadonlySet<string> | undefined, onFile: (path: string, st: Stats) => void): string[] {
   const seen = new Set<string>();
-  const visit = (dir: string, depth: number): void => {
+  const gated: string[] = [];
+  const visit = (dir: string, depth: number, whole: boolean): void => {
     let names: string[];
     try {
       names = readdirSync(dir);
@@ -78,13 +82,16 @@ function walkRecent(roots: readonly string[], sinceMs: number, excludeDirs: Read
         continue;
       }
       if (st.isDirectory()) {
-        // A file created during the trial changes its directory's mtime; below FULL_DEPTH an untouched directory is
-        // not entered (so an append to an old file deep inside an old directory is the one thing not seen).
-        // Another running harness's trial (same seed, same canaries) is judged by that harness, not blamed on this trial.
-        if (depth === 0 && ownedByAnotherHarness(path)) continue;
-        if (!seen.has(path) && !(excludeDirs?.has(path) ?? false) && (depth < FULL_DEPTH || st.mtimeMs >= sinceMs)) {
+        if (seen.has(path) || (excludeDirs?.has(path) ?? false)) continue;
+        let inside = whole || depth < FULL_DEPTH;
+        if (!inside && depth === FULL_DEPTH) {
+          inside = !isLarge(path);
+          if (!inside) gated.push(path);
+        }
+        // In a large subtree a file created during the trial changes its directory's mtime; an append alone does not.
+        if (inside || st.mtimeMs >= sinceMs) {
           seen.add(path);
-          visit(path, depth + 1);
+          visit(path, depth + 1, inside && depth >= FULL_DEPTH);
         }
         continue;
       }
@@ -96,12 +103,42 @@ function walkRecent(roots: readonly string[], sinceMs: number, excludeDirs: Read
   for (const root of roots) {
     // A root inside another root is walked once, as part of the outer one.
     if (roots.some((other) => other !== root && root.startsWith(`${other}/`))) continue;
-    visit(root, 0);
+    visit(root, 0, false);
   }
+  return gated.sort();
 }
 
-function stamp(st: Stats): string {
-  return `${st.ino}:${st.size}:${st.mtimeMs}`;
+// Counted once per process (at most LARGE_SUBTREE entries read): a tree that is large stays large, one that grows is read whole.
+function isLarge(dir: string): boolean {
+  let size = subtreeSizes.get(dir);
+  if (size === undefined) {
+    size = countEntries(dir, LARGE_SUBTREE);
+    subtreeSizes.set(dir, size);
+  }
+  return size >= LARGE_SUBTREE;
+}
+
+function countEntries(dir: string, cap: number): number {
+  let n = 0;
+  const stack = [dir];
+  while (stack.length > 0 && n < cap) {
+    let names: string[];
+    const current = stack.pop()!;
+    try {
+      names = readdirSync(current);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      n += 1;
+      try {
+        if (lstatSync(join(current, name)).isDirectory()) stack.push(join(current, name));
+      } catch {
+        // gone meanwhile
+      }
+    }
+  }
+  return n;
 }
 
 /** Where a driver can write without asking: the temporary directories, its home, its working directory, and its journal's places. */
@@ -145,7 +182,7 @@ export function checkWorld(t: TrialContext): WorldScan | null {
     passed: world.found.length === 0,
     ...(world.found.length === 0 ? {} : { conclusive: true as const }),
     // How many files and bytes were read depends on everyone's files in /tmp: kept out of the report, so it repeats.
-    observed: { roots: world.scan.roots },
+    observed: { roots: world.scan.roots, gated: world.scan.gated.map((g) => placeOf(g, t.dir)) },
   });
   return world.scan;
 }
@@ -153,27 +190,14 @@ export function checkWorld(t: TrialContext): WorldScan | null {
 /** The world scan of a trial and its findings (file, masked canary), hits counted in its tally; null when it planted no secret. */
 export function scanTrialWorld(t: TrialContext): { scan: WorldScan; found: string[] } | null {
   if (t.planted.length === 0) return null;
-  // Every trial of this harness alive now: a shrink or replay re-runs a case with the same seed, hence the same
-  // canaries, so its harness files and journal are excluded too (by exact path and directory, never by pattern).
-  trials.add(t);
-  for (const other of trials) if (other !== t && !existsSync(other.dir)) trials.delete(other);
-  const live = [...trials];
-  const exclude = new Set(live.flatMap((o) => o.harnessFiles).map(real));
-  const excludeDirs = new Set(live.flatMap((o) => o.journalDirs).map(real));
-  const baseline = t.worldBaseline;
-  const scan = scanWorld({ sinceMs: worldSince(t), roots: worldRoots([]), exclude, excludeDirs, canaries: t.planted, ...(baseline === null ? {} : { unchangedSince: baseline }) });
+  // This trial's own harness files and journal directories only: no other trial planted these canaries.
+  const exclude = new Set(t.harnessFiles.map(real));
+  const excludeDirs = new Set(t.journalDirs.map(real));
+  const scan = scanWorld({ sinceMs: worldSince(t), roots: worldRoots([]), exclude, excludeDirs, canaries: t.planted });
   const found = scan.hits.map((h) => `${placeOf(h.file, t.dir)}: [masked canary:${h.canarySha256.slice(0, 12)}]`);
   // How much was read depends on the machine (everyone's files in /tmp): evidence in `observed`, never a count.
   t.tally.canaryHits += scan.hits.length;
   return { scan, found };
-}
-
-/** Trials that scanned (or may still scan) the world, until their directories are gone. */
-const trials = new Set<TrialContext>();
-
-/** Registers a trial as live from its start, so a concurrent scan of a trial with the same canaries excludes its files. */
-export function trackTrial(t: TrialContext): void {
-  trials.add(t);
 }
 
 // File systems stamp mtimes at their own granularity: a second of slack can only add files to read, never hide one.

@@ -8,16 +8,18 @@ import { FIT_TARGETS } from './fit-targets.js';
 import { EDGE_TARGETS } from './edge-targets.js';
 import { S8E_KXM_TARGETS } from './s8e-kxm-targets.js';
 import { CLAIM_TARGETS } from './claim-targets.js';
+import { SECRET_TARGETS } from './secret-targets.js';
 
 const BROKEN = fileURLToPath(new URL('../broken/broken-journal.mjs', import.meta.url));
 const FIT = fileURLToPath(new URL('../broken/fit-journals.mjs', import.meta.url));
-const CATALOGUE = [...DEFECT_TARGETS.map((target) => ({ module: BROKEN, target })), ...FIT_TARGETS.map((target) => ({ module: FIT, target })), ...EDGE_TARGETS, ...S8E_KXM_TARGETS, ...CLAIM_TARGETS];
+const CATALOGUE = [...DEFECT_TARGETS.map((target) => ({ module: BROKEN, target })), ...FIT_TARGETS.map((target) => ({ module: FIT, target })), ...EDGE_TARGETS, ...S8E_KXM_TARGETS, ...CLAIM_TARGETS, ...SECRET_TARGETS];
 const caughtBy = new Map<string, string[]>();
 
 describe('deliberately broken journals', () => {
   for (const { module, target } of CATALOGUE) {
     it(`${target.defect} is caught`, async () => {
-      const report = await runTargetScenarios(module, { defect: target.defect, ...(target.options ?? {}) }, target.scenarios);
+      target.before?.();
+      const report = await runTargetScenarios(module, { defect: target.defect, ...(target.options ?? {}) }, target.scenarios).finally(() => target.after?.());
       const failed = report.scenarios.filter((s) => s.verdict === 'failed').map((s) => s.id);
       for (const id of failed) caughtBy.set(id, [...(caughtBy.get(id) ?? []), target.defect]);
       // A defect must show up as a failure, not hide as inconclusive: the evidence has to be a broken assertion.

@@ -6,6 +6,9 @@ export interface DefectTarget {
   readonly defect: string;
   readonly scenarios: readonly string[];
   readonly options?: Readonly<Record<string, string>>;
+  /** Puts in place what the journal's bug needs to be met as it is in the field (run before the scenarios), and removes it (after). */
+  readonly before?: () => void;
+  readonly after?: () => void;
   /** Further evidence the report must carry for this defect (throws when it does not). */
   readonly evidence?: (report: Report) => void;
 }

@@ -1,13 +1,11 @@
 // The world scan: every file modified during a trial that planted argument secrets, wherever a driver can write, is
 // searched for them. Real files and real `ejc run`s of journals that leak only where the older scans never looked.
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { scanWorld, worldBaseline, WORLD_SCAN_CLAUSE } from '../../harness/world/world-scan.js';
-import { OWNER_FILE } from '../../harness/world/trial-owner.js';
-import { readProc } from '../../harness/driver/proc-scan.js';
-import { spawn } from 'node:child_process';
+import { LARGE_SUBTREE, scanWorld, WORLD_SCAN_CLAUSE } from '../../harness/world/world-scan.js';
+import { trialNonce, withNonce } from '../../harness/secrets/canary-nonce.js';
 import type { Report } from '../../reports/schema.js';
 import { ejc } from '../cli/ejc-process.js';
 import { root } from '../harness/helpers.js';
@@ -40,57 +38,47 @@ describe('scanWorld', () => {
     expect(scan.files).toBe(2);
   });
 
-  it('does not blame a trial for a file unchanged since its first secret (an earlier run of the same seed), but does for one rewritten after', () => {
-    const dir = mkdtempSync(join(tmp, 'baseline-'));
+  it('reads an append to an old file deep inside an old directory, except inside a subtree too large to read whole, which it names', () => {
+    const dir = mkdtempSync(join(tmp, 'deep-'));
     const canary = 'EJC-CANARY-worldscan2Z';
     const since = Date.now() - 1000;
-    writeFileSync(join(dir, 'earlier-run.log'), canary);
-    writeFileSync(join(dir, 'rewritten.log'), canary);
-    const baseline = worldBaseline(since, [dir]);
-    expect([...baseline.keys()].sort()).toEqual([join(dir, 'earlier-run.log'), join(dir, 'rewritten.log')]);
-    writeFileSync(join(dir, 'rewritten.log'), `${canary} again`);
-    writeFileSync(join(dir, 'new.log'), canary);
-    const scan = scanWorld({ sinceMs: since, roots: [dir], exclude: new Set(), canaries: [canary], unchangedSince: baseline });
-    expect(scan.hits.map((h) => h.file)).toEqual([join(dir, 'new.log'), join(dir, 'rewritten.log')]);
+    const old = new Date(since - 60_000);
+    // dir/state/app/logs/audit/calls.log: the log's directories are four levels below the root and older than the trial.
+    const logs = join(dir, 'state', 'app', 'logs', 'audit');
+    mkdirSync(logs, { recursive: true });
+    writeFileSync(join(logs, 'calls.log'), 'older lines\n');
+    // dir/cache/tools/toolchain: a subtree of LARGE_SUBTREE entries at the fully read depth, its old file appended to alike.
+    const large = join(dir, 'cache', 'tools', 'toolchain');
+    mkdirSync(join(large, 'deep'), { recursive: true });
+    for (let i = 0; i < LARGE_SUBTREE; i++) writeFileSync(join(large, `f${i}`), '');
+    writeFileSync(join(large, 'deep', 'calls.log'), 'older lines\n');
+    appendFileSync(join(logs, 'calls.log'), `${canary}\n`);
+    appendFileSync(join(large, 'deep', 'calls.log'), `${canary}\n`);
+    for (const d of [join(dir, 'state', 'app', 'logs'), logs, large, join(large, 'deep')]) utimesSync(d, old, old);
+    const scan = scanWorld({ sinceMs: since, roots: [dir], exclude: new Set(), canaries: [canary] });
+    expect(scan.hits.map((h) => h.file)).toEqual([join(logs, 'calls.log')]);
+    expect(scan.gated).toEqual([large]);
   });
 });
 
-describe('trials of another running harness', () => {
-  it('are left to that harness; a marker naming this process, its own child, a dead pid or a reused pid is read as usual', async () => {
-    const root = mkdtempSync(join(tmp, 'owners-'));
-    const canary = 'EJC-CANARY-worldscan3Z';
+describe('another harness\'s trials', () => {
+  it('are read like any directory: its canaries are not this trial\'s, so nothing there can be blamed on this trial by mistake', () => {
+    const root = mkdtempSync(join(tmp, 'others-'));
     const since = Date.now() - 1000;
-    // pid 1 stands in for another harness: alive, never started by this process.
-    const init = readProc(1)!;
-    const child = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
-    try {
-      const own = readProc(child.pid!)!;
-      const markers: Record<string, string> = {
-        other: `1 ${init.start}\n`,
-        self: `${process.pid} ${readProc(process.pid)!.start}\n`,
-        forged: `${child.pid} ${own.start}\n`,
-        reused: `1 ${init.start + 1}\n`,
-        garbage: 'not a marker',
-      };
-      for (const [name, marker] of Object.entries(markers)) {
-        mkdirSync(join(root, name));
-        writeFileSync(join(root, name, OWNER_FILE), marker);
-        writeFileSync(join(root, name, 'leak.log'), canary);
-      }
-      const scan = scanWorld({ sinceMs: since, roots: [root], exclude: new Set(), canaries: [canary] });
-      expect(scan.hits.map((h) => h.file.slice(root.length + 1))).toEqual(['forged/leak.log', 'garbage/leak.log', 'reused/leak.log', 'self/leak.log']);
-    } finally {
-      child.kill('SIGKILL');
-    }
+    const [mine, theirs] = [trialNonce(), trialNonce()].map((n) => withNonce('EJC-CANARY-0.seeded1Z', n));
+    mkdirSync(join(root, 'other-harness-trial'));
+    writeFileSync(join(root, 'other-harness-trial', 'leak.log'), theirs!);
+    expect(scanWorld({ sinceMs: since, roots: [root], exclude: new Set(), canaries: [mine!] }).hits).toEqual([]);
+    expect(scanWorld({ sinceMs: since, roots: [root], exclude: new Set(), canaries: [theirs!] }).hits.map((h) => h.file)).toEqual([join(root, 'other-harness-trial', 'leak.log')]);
   });
 });
 
 describe('journals that leak arguments outside their directory', () => {
   async function run(args: string[]): Promise<{ exitCode: number; report: Report; tag: string }> {
     const tag = newTag('world-scan');
-    // A seed no other test uses: the canaries these leaking journals write are this file's alone, so they cannot land
-    // in the world scan of a clean journal's trial of the same seed running in another test file at the same time.
-    const r = await ejc([...args, '--seed', '7919', '--json'], { env: { [TAG_VAR]: tag, TMPDIR: tmp } });
+    // The default seed, as every other test: canaries are unique to their trial, so what these journals leak cannot
+    // land in the world scan of a clean journal's trial of the same seed running in another test file at the same time.
+    const r = await ejc([...args, '--json'], { env: { [TAG_VAR]: tag, TMPDIR: tmp } });
     expect(await killOwn(tag)).toEqual([]);
     return { exitCode: r.exitCode, report: JSON.parse(r.stdout) as Report, tag };
   }

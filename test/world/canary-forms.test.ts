@@ -1,9 +1,12 @@
 // The encoded forms of a canary find it inside larger data re-encoded as base64, base64url, hex or UTF-16, at every
 // alignment, and never in unrelated bytes.
+import { deflateSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { holdsEncoded } from '../../harness/world/canary-forms.js';
 
 const CANARY = 'EJC-CANARY-0.k3j9x1q2m0.p8w7e6r5t4';
+// The shape canaries have now: a nonce and a seeded part, one alphanumeric word after the prefix.
+const WORD = 'EJC-CANARY-NQ0X7ZK2M4L9A0003k3j9x1q2m0p8Z';
 
 describe('encodedForms', () => {
   for (const prefix of ['', 'a', 'ab', 'abc', '{"args":{"apiToken":"']) {
@@ -23,5 +26,23 @@ describe('encodedForms', () => {
     expect(holdsEncoded(Buffer.from('nothing here at all, not even close to it'), CANARY)).toBe(false);
     // A fragment is not the canary: only its whole bytes count.
     expect(holdsEncoded(Buffer.from(Buffer.from(CANARY.slice(0, -1)).toString('base64')), CANARY)).toBe(false);
+  });
+
+  it('finds a canary in a zlib or gzip stream inside other bytes, and its random part lowercased or in a tokenizer\'s words', () => {
+    const record = Buffer.from(`{"args":{"url":"https://svc:${WORD}@h.invalid/"}}`);
+    for (const stream of [deflateSync(record), gzipSync(record)]) {
+      expect(holdsEncoded(Buffer.concat([Buffer.from('page header \x00\x01'), stream, Buffer.from('rest of the page')]), WORD)).toBe(true);
+    }
+    expect(holdsEncoded(Buffer.from(`post https://svc:${WORD.toLowerCase()}@h.invalid/`), WORD)).toBe(true);
+    // A full-text index keeps words: the prefix split off at its dashes, the random part lowercased, its own term.
+    expect(holdsEncoded(Buffer.from(`\x00\x03ejc\x00\x06canary\x00\x1d${WORD.slice('EJC-CANARY-'.length).toLowerCase()}\x00`), WORD)).toBe(true);
+    expect(holdsEncoded(gzipSync(Buffer.from(WORD.toUpperCase())), WORD)).toBe(true);
+  });
+
+  it('does not take the prefix, another canary\'s random part or a truncated one for the canary', () => {
+    const random = WORD.slice('EJC-CANARY-'.length).toLowerCase();
+    expect(holdsEncoded(Buffer.from('ejc canary and nothing else'), WORD)).toBe(false);
+    expect(holdsEncoded(Buffer.from(random.slice(0, -1)), WORD)).toBe(false);
+    expect(holdsEncoded(deflateSync(Buffer.from(`${random.slice(0, -1)}y`)), WORD)).toBe(false);
   });
 });

@@ -60,3 +60,14 @@ export const CLAIM = [
   'claim-sessions-off',
   'claim-wal-denied',
 ];
+
+/** The secrets red team's realistic broken journals (redaction shapes, transformed copies, notes, deep logs), by name. */
+export const SECRET = [
+  'secret-header-case-sensitive',
+  'secret-query-value-unreserved',
+  'secret-userinfo-password-only',
+  'secret-fts-search-index',
+  'secret-gzip-request-copy',
+  'secret-notes-attention-note',
+  'secret-notes-deep-audit-log',
+];

@@ -1,0 +1,61 @@
+// Which scenario must fail (failed, never inconclusive) for each secrets red-team journal, and the clean journals that
+// must pass every scenario designed for them.
+import { mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import type { Report } from '../../reports/schema.js';
+import type { DefectTarget } from './defect-targets.js';
+
+const realistic = (await import(new URL('../broken/realistic/index.mjs', import.meta.url).href)) as { SECRET: string[]; realisticModule: (name: string) => string };
+
+/** The notes journal's audit log (own/secret-notes-journal.mjs AUDIT_LOG), its directories a day old before the run. */
+export const NOTES_STATE = join(tmpdir(), 'ejc-secret-notes-journal');
+const AUDIT_LOG = join(NOTES_STATE, 'state', 'audit', 'calls', 'calls.log');
+
+// Each journal's class and the scenario designed for it (the default run before this red team: see its commit).
+const CATCHES: Readonly<Record<string, readonly string[]>> = {
+  // Redaction shapes: the digest moves with the credential (§14's equality oracle), so the credential-only change refuses.
+  'secret-header-case-sensitive': ['secrets.credential-only-change.shapes'],
+  'secret-query-value-unreserved': ['secrets.credential-only-change.shapes'],
+  'secret-userinfo-password-only': ['secrets.credential-only-change.shapes'],
+  // Transformed copies: found by the byte scans' case-folded and inflated views (harness/world/canary-forms.ts).
+  'secret-fts-search-index': ['secrets.args-never-on-disk'],
+  'secret-gzip-request-copy': ['secrets.args-never-on-disk'],
+  // A note written only on the path a call takes when it does not commit.
+  'secret-notes-attention-note': ['secrets.unresolved-never-on-disk'],
+  // An append to an old file in old directories four levels down: the world scan reads small subtrees whole.
+  'secret-notes-deep-audit-log': ['secrets.args-never-on-disk'],
+};
+
+// The log exists, in directories last changed a day ago, as an earlier run of the journal left it.
+function oldAuditLog(): void {
+  mkdirSync(dirname(AUDIT_LOG), { recursive: true });
+  writeFileSync(AUDIT_LOG, '');
+  const day = new Date(Date.now() - 86_400_000);
+  for (let p = AUDIT_LOG; p.startsWith(NOTES_STATE); p = dirname(p)) utimesSync(p, day, day);
+}
+
+export interface SecretTarget {
+  readonly module: string;
+  readonly target: DefectTarget;
+}
+
+/** One catalogue entry per secrets journal: its module, what must be in place first, and evidence that each designed scenario failed. */
+export const SECRET_TARGETS: readonly SecretTarget[] = realistic.SECRET.map((name) => {
+  const scenarios = CATCHES[name];
+  if (!scenarios) throw new Error(`test/conformance/secret-targets.ts names no catching scenario for ${name}`);
+  const before = name === 'secret-notes-deep-audit-log' ? { before: oldAuditLog, after: () => rmSync(NOTES_STATE, { recursive: true, force: true }) } : {};
+  return { module: realistic.realisticModule(name), target: { defect: `realistic/${name}`, scenarios, ...before, evidence: (report) => expectFailed(report, scenarios) } };
+});
+
+function expectFailed(report: Report, scenarios: readonly string[]): void {
+  const wrong = scenarios.flatMap((id) => {
+    const s = report.scenarios.find((x) => x.id === id);
+    return s?.verdict === 'failed' ? [] : [`${id}: ${s?.verdict ?? 'not run'} ${s?.reason ?? ''}`];
+  });
+  if (wrong.length > 0) throw new Error(`expected failed, got ${wrong.join('; ')}`);
+}
+
+/** The from-scratch notes journal without its slips. */
+export const NOTES_CLEAN = fileURLToPath(new URL('../fixtures/adapters/secret-notes-journal.mjs', import.meta.url));
