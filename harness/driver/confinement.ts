@@ -32,6 +32,11 @@ export function confinement(): Confinement {
 }
 let chosen: Confinement | undefined;
 
+/** The confinement this process chose, without probing for one (undefined before any driver was started). */
+export function confinementChosen(): Confinement | undefined {
+  return chosen;
+}
+
 /** The command prefix that starts a program confined (empty under the fallback). */
 export function confinementPrefix(): readonly string[] {
   return confinement() === 'pid-namespace' ? UNSHARE : [];

@@ -125,7 +125,11 @@ export function provenSurvivors(
   // Only a process started since the harness can have been started by one of its drivers; the rest of the
   // machine is not read (this runs after every kill).
   const oldest = harnessStart();
-  const candidates = procs.filter((p) => p.start >= oldest && p.pid !== process.pid && !excluded.has(p.pid) && !isDeadState(p.state));
+  // A confined driver's processes all live in its PID namespace: one in the harness's own namespace and outside the
+  // tree (another harness's scan reading this trial's files, say) was not started by it, and is neither blamed nor killed.
+  const own = harnessNamespace();
+  const outsider = (p: ProcEntry): boolean => root.wrapped === true && own !== null && (p.pidns ?? pidNamespace(p.pid)) === own && !mine.has(p.pid);
+  const candidates = procs.filter((p) => p.start >= oldest && p.pid !== process.pid && !excluded.has(p.pid) && !isDeadState(p.state) && !outsider(p));
   const held = findHolders(dirs, candidates.map((p) => p.pid));
   const holders: Array<{ proc: ProcEntry; holds: string[] }> = [];
   for (const [pid, holds] of held) {

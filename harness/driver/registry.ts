@@ -1,7 +1,8 @@
 // Module-level registry of live drivers and temp dirs, so no process or directory outlives the harness.
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { findHolders, harnessStart, procAvailable, readProc, scanProcesses } from './proc-scan.js';
+import { findHolders, harnessStart, pidNamespace, procAvailable, readProc, scanProcesses } from './proc-scan.js';
+import { confinementChosen } from './confinement.js';
 import { awaitGoneSync, killTrees, type TreeRoot } from './process-tree.js';
 
 /** A driver the harness started and has not yet seen end (its tree proven gone). */
@@ -42,7 +43,10 @@ export function killAllDrivers(): void {
     if (!external && procAvailable() && tempDirs.size > 0) {
       // A process that cleared its environment and left the tree is still ours if it holds our directories.
       const since = harnessStart();
-      const candidates = scanProcesses({ marks: false }).filter((p) => p.start >= since && p.pid !== process.pid).map((p) => p.pid);
+      // Confined drivers cannot start a process in the harness's own PID namespace: one there is not ours (another
+      // harness reading these directories) and must not be killed.
+      const own = confinementChosen() === 'pid-namespace' ? pidNamespace('self') : null;
+      const candidates = scanProcesses({ marks: false }).filter((p) => p.start >= since && p.pid !== process.pid && (own === null || pidNamespace(p.pid) !== own)).map((p) => p.pid);
       for (const pid of findHolders([...tempDirs], candidates).keys()) {
         const proc = readProc(pid);
         if (proc === null) continue;

@@ -104,11 +104,27 @@ describe('the proof after a kill', () => {
     mkdirSync(journal);
     const driver = pool.track(await startDriver({ kind: 'module', module: join(fixtures, 'adapters', 'tiny-journal.mjs'), options: {} }, opts()));
     await driver.call('open', { dir: journal, armedCrashPoints: [] });
-    const holder = holdFile(join(journal, 'held.db'));
+    // Confined, a process the driver started lives in some PID namespace of its own making; one in the harness's
+    // namespace was not started by it. Unconfined, any holder started since the harness may be the driver's.
+    const holder = confined ? await holdFileInNamespace(join(journal, 'held.db')) : holdFile(join(journal, 'held.db'));
     await until(() => ownProcesses(tag).some((o) => o.pid === holder.pid && o.cmdline.startsWith('sleep')));
     const exit = await driver.kill();
     expect(exit.tree.survivors).toEqual([expect.objectContaining({ pid: holder.pid, cmdline: 'sleep 3600', holds: [join(journal, 'held.db')] })]);
-    expect(ownProcesses(tag)).toEqual([]);
+    await until(() => !ownProcesses(tag).some((o) => o.cmdline.startsWith('sleep')));
+  });
+
+  it.runIf(confined)('neither blames nor kills a process of the harness namespace reading the files (another harness scanning them)', async () => {
+    const journal = join(dir.path, 'journal');
+    mkdirSync(journal);
+    const driver = pool.track(await startDriver({ kind: 'module', module: join(fixtures, 'adapters', 'tiny-journal.mjs'), options: {} }, opts()));
+    await driver.call('open', { dir: journal, armedCrashPoints: [] });
+    const reader = holdFile(join(journal, 'read-by-another-harness.db'));
+    await until(() => ownProcesses(tag).some((o) => o.pid === reader.pid && o.cmdline.startsWith('sleep')));
+    const exit = await driver.kill();
+    expect(exit.tree.survivors).toEqual([]);
+    expect(exit.tree.escaped).toEqual([]);
+    expect(ownProcesses(tag).map((o) => o.pid)).toEqual([reader.pid]);
+    expect((await killOwn(tag)).map((o) => o.pid)).toEqual([reader.pid]);
   });
 
   it('leaves a declared external server alone, and names it in the claim boundary instead', async () => {
@@ -163,6 +179,20 @@ function holdFile(file: string): { pid: number } {
   });
   child.unref();
   return { pid: child.pid! };
+}
+
+// A holder in a PID namespace other than the harness's, as a confined driver's escaped helper would be: its sleep's pid.
+async function holdFileInNamespace(file: string): Promise<{ pid: number }> {
+  const child = spawn('unshare', ['--pid', '--fork', '--kill-child', '--', '/bin/sh', '-c', `exec 3>>"${file}"; exec sleep 3600`], {
+    detached: true, stdio: 'ignore', env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', [TAG_VAR]: tag },
+  });
+  child.unref();
+  let pid = 0;
+  await until(() => {
+    pid = ownProcesses(tag).find((o) => o.cmdline.startsWith('sleep'))?.pid ?? 0;
+    return pid !== 0;
+  });
+  return { pid };
 }
 
 async function until(condition: () => boolean, maxMs = 30_000): Promise<void> {
