@@ -11,7 +11,7 @@ export const claimsHello: Scenario[] = [
   defineScenario({
     id: 'claims.storage-matches-hello',
     title: 'The files the journal names and its sqliteWal claim agree with what its directory holds',
-    spec: 'effect-journal §11 (secrets absent from every file the journal keeps); ejc protocol: hello.capabilities.sqliteWal, open/files',
+    spec: 'effect-journal §11 (secrets absent from every file the journal keeps), §10; ejc protocol: hello.capabilities.sqliteWal, open/files',
     tags: ['claims', 'run'],
     needs: [],
     description:
@@ -40,7 +40,7 @@ export const claimsHello: Scenario[] = [
   defineScenario({
     id: 'claims.operations-match-hello',
     title: 'An operation the journal says it lacks answers unsupported; one it claims works',
-    spec: 'ejc protocol: hello.capabilities (sessions, kxm, resolution, seeding, gate), the unsupported error code',
+    spec: 'effect-journal §10 (a report claims no more than was tested); ejc protocol: hello.capabilities (sessions, kxm, resolution, seeding, gate), the unsupported error code',
     tags: ['claims', 'run'],
     needs: [],
     description:
