@@ -133,11 +133,14 @@ function worldViolation(t: TrialContext, steps: number): Violation | null {
   };
 }
 
-// One assertion per clause the trial exercised (how many observations it allowed), and the violation itself.
+// One assertion per clause of the model, and the violation itself. Which clause an observation counts for can depend on
+// timing (two prepares of one identity overlap in real time or follow each other), so the per-clause counts are kept
+// as the assertion's `observed`, outside the outcome digest, and every clause is listed whether or not it was seen.
 function assertions(model: ModelReport, violation: Violation | null): Assertion[] {
-  const out: Assertion[] = Object.entries(model.checks)
-    .sort(([a], [b]) => (a < b ? -1 : 1))
-    .map(([clause, n]) => ({ name: `${clause}: ${CLAUSES[clause as ClauseId]}`, expected: 'every observation allowed by the model', actual: `${n} observation(s), all allowed`, passed: true }));
+  const out: Assertion[] = (Object.keys(CLAUSES) as ClauseId[])
+    .sort((a, b) => (a < b ? -1 : 1))
+    .filter((clause) => clause !== violation?.clause)
+    .map((clause) => ({ name: `${clause}: ${CLAUSES[clause]}`, expected: 'no observation outside the model', actual: 'no observation outside the model', observed: { observations: model.checks[clause] ?? 0 }, passed: true }));
   if (violation !== null) out.push({ name: `${violation.clause}: ${violation.what} (step ${violation.step})`, expected: violation.expected, actual: violation.observed, passed: false });
   return out;
 }
