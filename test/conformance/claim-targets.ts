@@ -1,6 +1,6 @@
 // Which scenario must fail (failed, never not applicable) for each claim-* journal: its hello hid a real bug by what it claimed.
 import type { Report } from '../../reports/schema.js';
-import type { DefectTarget } from './defect-targets.js';
+import { catchesOf, realisticTarget, type RealisticTarget } from './realistic-target.js';
 
 const realistic = (await import(new URL('../broken/realistic/index.mjs', import.meta.url).href)) as { CLAIM: string[]; realisticModule: (name: string) => string };
 
@@ -16,24 +16,14 @@ const CATCHES: Readonly<Record<string, readonly string[]>> = {
   'claim-wal-denied': ['claims.storage-matches-hello'],
 };
 
-export interface ClaimTarget {
-  readonly module: string;
-  readonly target: DefectTarget;
-}
+export type ClaimTarget = RealisticTarget;
 
 /** One catalogue entry per claim journal: its module, and evidence that each designed scenario failed on the claim. */
-export const CLAIM_TARGETS: readonly ClaimTarget[] = realistic.CLAIM.map((name) => {
-  const scenarios = CATCHES[name];
-  if (!scenarios) throw new Error(`test/conformance/claim-targets.ts names no catching scenario for ${name}`);
-  return { module: realistic.realisticModule(name), target: { defect: `realistic/${name}`, scenarios, evidence: (report) => expectFailed(report, scenarios) } };
-});
+export const CLAIM_TARGETS: readonly ClaimTarget[] = realistic.CLAIM.map((name) =>
+  realisticTarget(realistic.realisticModule(name), name, catchesOf(CATCHES, name, 'test/conformance/claim-targets.ts'), { also: findingsNameTheClaim }),
+);
 
-function expectFailed(report: Report, scenarios: readonly string[]): void {
-  const wrong = scenarios.flatMap((id) => {
-    const s = report.scenarios.find((x) => x.id === id);
-    return s?.verdict === 'failed' ? [] : [`${id}: ${s?.verdict ?? 'not run'} ${s?.reason ?? ''}`];
-  });
-  if (wrong.length > 0) throw new Error(`expected failed, got ${wrong.join('; ')}`);
+function findingsNameTheClaim(report: Report): void {
   // The finding names the claim and what it kept out, so the author sees why the narrowed run was not the whole test.
   const named = report.scenarios.filter((s) => s.id.startsWith('claims.') && s.verdict === 'failed').flatMap((s) => s.trials.flatMap((t) => t.assertions.filter((a) => !a.passed)));
   for (const a of named) if (!/capabilities\.|announced|held/.test(a.name)) throw new Error(`a claims finding does not name the claim: ${a.name}`);

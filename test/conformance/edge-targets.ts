@@ -1,8 +1,7 @@
 // Which edge.* scenario must fail (failed, never inconclusive) for each edge realistic broken journal, and the clean
 // journals (reference, from-scratch ledger, log, Python) that must pass every edge.* scenario that applies to them.
 import { fileURLToPath } from 'node:url';
-import type { Report } from '../../reports/schema.js';
-import type { DefectTarget } from './defect-targets.js';
+import { catchesOf, realisticTarget, type RealisticTarget } from './realistic-target.js';
 
 const realistic = (await import(new URL('../broken/realistic/index.mjs', import.meta.url).href)) as { EDGE: string[]; realisticModule: (name: string) => string };
 
@@ -24,25 +23,12 @@ const CATCHES: Readonly<Record<string, readonly string[]>> = {
   'edge-terminal-archives-rows': ['edge.erasure.run-result-after-terminal'],
 };
 
-export interface EdgeTarget {
-  readonly module: string;
-  readonly target: DefectTarget;
-}
+export type EdgeTarget = RealisticTarget;
 
 /** One catalogue entry per edge journal: its module, and evidence that each designed scenario failed. */
-export const EDGE_TARGETS: readonly EdgeTarget[] = realistic.EDGE.map((name) => {
-  const scenarios = CATCHES[name];
-  if (!scenarios) throw new Error(`test/conformance/edge-targets.ts names no catching scenario for ${name}`);
-  return { module: realistic.realisticModule(name), target: { defect: `realistic/${name}`, scenarios, evidence: (report) => expectFailed(report, scenarios) } };
-});
-
-function expectFailed(report: Report, scenarios: readonly string[]): void {
-  const wrong = scenarios.flatMap((id) => {
-    const s = report.scenarios.find((x) => x.id === id);
-    return s?.verdict === 'failed' ? [] : [`${id}: ${s?.verdict ?? 'not run'} ${s?.reason ?? ''}`];
-  });
-  if (wrong.length > 0) throw new Error(`expected failed, got ${wrong.join('; ')}`);
-}
+export const EDGE_TARGETS: readonly EdgeTarget[] = realistic.EDGE.map((name) =>
+  realisticTarget(realistic.realisticModule(name), name, catchesOf(CATCHES, name, 'test/conformance/edge-targets.ts')),
+);
 
 /** Journals with no injected edge bug: every edge.* scenario they can run must pass. */
 export const EDGE_CLEAN = {

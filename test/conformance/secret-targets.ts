@@ -4,8 +4,7 @@ import { mkdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import type { Report } from '../../reports/schema.js';
-import type { DefectTarget } from './defect-targets.js';
+import { catchesOf, realisticTarget, type RealisticTarget } from './realistic-target.js';
 
 const realistic = (await import(new URL('../broken/realistic/index.mjs', import.meta.url).href)) as { SECRET: string[]; realisticModule: (name: string) => string };
 
@@ -36,26 +35,14 @@ function oldAuditLog(): void {
   for (let p = AUDIT_LOG; p.startsWith(NOTES_STATE); p = dirname(p)) utimesSync(p, day, day);
 }
 
-export interface SecretTarget {
-  readonly module: string;
-  readonly target: DefectTarget;
-}
+export type SecretTarget = RealisticTarget;
 
 /** One catalogue entry per secrets journal: its module, what must be in place first, and evidence that each designed scenario failed. */
 export const SECRET_TARGETS: readonly SecretTarget[] = realistic.SECRET.map((name) => {
-  const scenarios = CATCHES[name];
-  if (!scenarios) throw new Error(`test/conformance/secret-targets.ts names no catching scenario for ${name}`);
-  const before = name === 'secret-notes-deep-audit-log' ? { before: oldAuditLog, after: () => rmSync(NOTES_STATE, { recursive: true, force: true }) } : {};
-  return { module: realistic.realisticModule(name), target: { defect: `realistic/${name}`, scenarios, ...before, evidence: (report) => expectFailed(report, scenarios) } };
+  const scenarios = catchesOf(CATCHES, name, 'test/conformance/secret-targets.ts');
+  const setup = name === 'secret-notes-deep-audit-log' ? { before: oldAuditLog, after: () => rmSync(NOTES_STATE, { recursive: true, force: true }) } : {};
+  return realisticTarget(realistic.realisticModule(name), name, scenarios, { setup });
 });
-
-function expectFailed(report: Report, scenarios: readonly string[]): void {
-  const wrong = scenarios.flatMap((id) => {
-    const s = report.scenarios.find((x) => x.id === id);
-    return s?.verdict === 'failed' ? [] : [`${id}: ${s?.verdict ?? 'not run'} ${s?.reason ?? ''}`];
-  });
-  if (wrong.length > 0) throw new Error(`expected failed, got ${wrong.join('; ')}`);
-}
 
 /** The from-scratch notes journal without its slips. */
 export const NOTES_CLEAN = fileURLToPath(new URL('../fixtures/adapters/secret-notes-journal.mjs', import.meta.url));
