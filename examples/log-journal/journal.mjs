@@ -3,7 +3,7 @@
 // Run it: npx ejc run --impl examples/log-journal/journal.mjs
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { JournalError } from 'effect-journal-conformance';
+import { JournalError } from 'effect-journal-conformance/journal';
 import { argsDigest, mappingDigest, sha256 } from './digest.mjs';
 import { RecordLog } from './record-log.mjs';
 import { identityOf, isUnresolved, Rows } from './rows.mjs';

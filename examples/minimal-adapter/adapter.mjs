@@ -1,7 +1,7 @@
 // A minimal ejc adapter: the EffectJournal interface over a journal you already have.
 // Here "your journal" is the reference journal from the installed package, so the example stays
 // correct; replace `createReferenceJournal` with your own journal and keep the shape.
-import { createReferenceJournal, JournalError } from 'effect-journal-conformance';
+import { createReferenceJournal, JournalError } from 'effect-journal-conformance/journal';
 
 // What this adapter claims. The harness runs only scenarios whose needs are announced here; the
 // others are reported "not applicable" (never passed). Claim only what you really support.

@@ -1,7 +1,7 @@
 // Its gate passes a node whose only rows are tier-3 prepares that never settled ("no settle, so the call never went
 // out"): the engine re-runs an effect that may have happened (§4). Its hello says gate: "harness", so the harness gated
 // from its rows and never asked the journal's own gate, which the engine built on it does use.
-import { JournalError } from '../../../dist/index.js';
+import { JournalError } from '../../../dist/journal.js';
 import { claimJournal } from './claim-base.mjs';
 
 export function createJournal(options) {
