@@ -22,7 +22,7 @@ export function scanJournalDir(t: TrialContext, dir: string, canaries: readonly 
     // Re-encoded (base64, hex, UTF-16), compressed or case-folded is the same bytes kept.
     const views = decodedViews(data);
     canaries.forEach((canary, id) => {
-      if (data.includes(Buffer.from(canary, 'utf8')) || holdsEncoded(data, canary, views)) hits.push({ id, file: relative(dir, path) });
+      if (data.includes(Buffer.from(canary, 'utf8')) || holdsEncoded(data, canary, views, canaries)) hits.push({ id, file: relative(dir, path) });
     });
   }
   t.tally.bytesScanned += bytes;

@@ -49,12 +49,23 @@ export function decodedViews(data: Buffer): Views {
   return { exact, folded };
 }
 
-/** True when `data` holds `canary` in one of its transformed forms (see decodedViews). */
-export function holdsEncoded(data: Buffer, canary: string, views = decodedViews(data)): boolean {
+/**
+ * True when `data` holds `canary` in one of its transformed forms (see decodedViews). `siblings` are the other canaries
+ * of the trial: lowercased, one canary's random part can be the start of another's (explore's `…x2Z` folds to a prefix
+ * of `…x2zZ`), so a folded occurrence that is the start of a longer sibling's is that sibling's, not this canary's.
+ */
+export function holdsEncoded(data: Buffer, canary: string, views = decodedViews(data), siblings: readonly string[] = []): boolean {
   const needle = Buffer.from(canary, 'utf8');
   if (views.exact.some((v) => v.includes(needle))) return true;
   const random = foldedRandomPart(canary);
-  return random !== null && views.folded.some((v) => v.includes(random));
+  if (random === null) return false;
+  const longer = siblings.map(foldedRandomPart).filter((b): b is Buffer => b !== null && b.length > random.length && b.subarray(0, random.length).equals(random));
+  return views.folded.some((v) => {
+    for (let at = v.indexOf(random); at >= 0; at = v.indexOf(random, at + 1)) {
+      if (!longer.some((b) => v.subarray(at, at + b.length).equals(b))) return true;
+    }
+    return false;
+  });
 }
 
 /** Which canaries appear transformed in which file (by canaryId, never by value). */
@@ -65,7 +76,7 @@ export function scanEncodedForms(files: readonly string[], canaries: readonly st
     if (data.length === 0) continue;
     const views = decodedViews(data);
     canaries.forEach((c, i) => {
-      if (holdsEncoded(data, c, views)) hits.push({ file: base === undefined ? file : relative(base, file), canary: i, canarySha256: canaryId(c) });
+      if (holdsEncoded(data, c, views, canaries)) hits.push({ file: base === undefined ? file : relative(base, file), canary: i, canarySha256: canaryId(c) });
     });
   }
   return hits;

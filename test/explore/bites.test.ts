@@ -40,6 +40,17 @@ export const EXCLUDED: Readonly<Record<string, string>> = {
   // prepare) can land there but did not in the first 60 trials of seed 1; the fixed matrix's sweep.prepare.every-write
   // kills at every write of a prepare and catches it.
   'torn-prepare': 'a torn write between two UPDATEs of one prepare: reached only by a kill at one exact durable write (not hit in 60 generated trials)',
+  // The realistic journals of the claims, secrets and S8e/KXM red teams that the first 40 trials of seed 1 do not catch
+  // (walked in the full mode); the fixed scenario named catches each (test/conformance/*-targets.ts).
+  'realistic/claim-kxm-off': 'its hello leaves kxm out, so no KXM activity is generated for it (claims.operations-match-hello catches it)',
+  'realistic/claim-resolution-off': 'its hello leaves resolution out, so no operator resolution is generated for it (claims.operations-match-hello)',
+  'realistic/claim-seeding-off': 'its hello leaves seeding out, so no legacy rows are planted for it (claims.operations-match-hello)',
+  'realistic/claim-sessions-off': 'its hello leaves sessions out, so no session is generated for it (claims.operations-match-hello)',
+  'realistic/claim-wal-denied': 'its bug is a claim about storage (sqliteWal false on a WAL file), which no generated workload observes (claims.storage-matches-hello)',
+  'realistic/secret-query-value-unreserved': 'not caught by the first 40 trials of seed 1 (all passed; cause not analysed); secrets.credential-only-change.shapes catches it',
+  'realistic/secret-notes-attention-note': 'not caught by the first 40 trials of seed 1 (all passed; cause not analysed); secrets.unresolved-never-on-disk catches it',
+  'realistic/kxm-dispatch-ignores-cancel': 'not caught by the first 40 trials of seed 1 (all passed; cause not analysed); kxm.cancel.stops-resolution-retry catches it',
+  'realistic/kxm-reconcile-count-off-by-one': 'not caught by the first 40 trials of seed 1 (all passed; cause not analysed); kxm.recovery.process-unknown catches it',
 };
 
 interface Target {
@@ -58,19 +69,42 @@ interface Table {
 }
 
 const catalogue = (await import(new URL('../broken/broken-journal.mjs', import.meta.url).href)) as { DEFECTS: Record<string, unknown>; MISBEHAVIOURS: Record<string, unknown> };
-const realistic = (await import(new URL('../broken/realistic/index.mjs', import.meta.url).href)) as { REALISTIC: string[]; realisticModule: (name: string) => string };
+const realistic = (await import(new URL('../broken/realistic/index.mjs', import.meta.url).href)) as {
+  REALISTIC: string[];
+  CLAIM: string[];
+  SECRET: string[];
+  S8E_KXM: Array<{ name: string }>;
+  realisticModule: (name: string) => string;
+};
 
 const targets: Target[] = [
   ...Object.keys(catalogue.DEFECTS).map((d) => ({ name: d, launch: { kind: 'module' as const, module: BROKEN, options: { defect: d, ...(DEFECT_TARGETS.find((t) => t.defect === d)?.options ?? {}) } } })),
-  ...realistic.REALISTIC.map((n) => ({ name: `realistic/${n}`, launch: { kind: 'module' as const, module: realistic.realisticModule(n), options: {} } })),
+  ...[...realistic.REALISTIC, ...realistic.CLAIM, ...realistic.SECRET, ...realistic.S8E_KXM.map((j) => j.name)].map((n) => ({ name: `realistic/${n}`, launch: { kind: 'module' as const, module: realistic.realisticModule(n), options: {} } })),
 ];
 const table = JSON.parse(readFileSync(TABLE, 'utf8')) as Table;
 const caught = new Map<string, Catch>();
 
-async function explorer(launch: Launch, timeoutMs: number): Promise<ExploreRun> {
+async function explorer(launch: Launch, timeoutMs: number, features?: ExploreRun['features']): Promise<ExploreRun> {
   const spawn = resolveForSpawn(launch);
   const hello = await probe(spawn, timeoutMs);
-  return { launch: spawn, timeoutMs, capabilities: hello.capabilities, features: featuresFor(hello.capabilities), keep: 'none' };
+  return { launch: spawn, timeoutMs, capabilities: hello.capabilities, features: features ?? featuresFor(hello.capabilities), keep: 'none' };
+}
+
+// The reference journal's verdict at `trial` of the stream generated for `features` (a broken journal's hello may offer
+// less than the reference's, e.g. a claim-* journal: its trials are another stream, which the reference must pass too).
+const referenceVerdicts = new Map<string, Promise<{ verdict: string; why: string }>>();
+function referenceAt(launch: Launch, features: ExploreRun['features'], trial: number): Promise<{ verdict: string; why: string }> {
+  const key = `${JSON.stringify(launch)}:${JSON.stringify(features)}:${trial}`;
+  let verdict = referenceVerdicts.get(key);
+  if (!verdict) {
+    verdict = (async () => {
+      const run = await explorer(launch, 10_000, features);
+      const { result } = await once(run, trialCase(features), trialSeed(SEED, trial - 1), null, `bites.ref-${trial}`);
+      return { verdict: result.trial.verdict, why: result.violation?.clause ?? result.trial.inconclusiveReason ?? '' };
+    })();
+    referenceVerdicts.set(key, verdict);
+  }
+  return verdict;
 }
 
 // The reference journal with the options a broken journal was started with (a tier mode): its features must match.
@@ -92,28 +126,16 @@ describe(`explore catches every broken journal within ${CATCH_BUDGET} generated 
     // The recorded trials were generated for a machine with strace and libfaketime (.ci/run installs both).
     expect(machineFeatures(probeRun.features), 'this machine must offer what the recorded streams used').toBe(table.machine);
     const problems: string[] = [];
-    const jobs = Object.entries(table.catches).flatMap(([name, c]) => {
+    await mapPool(Object.entries(table.catches), 2, async ([name, c]) => {
       const target = targets.find((t) => t.name === name)!;
-      return [{ name, c, launch: target.launch, broken: true }, { name, c, launch: referenceLike(target), broken: false }];
-    });
-    // The same reference trial backs several catches: run each distinct one once.
-    const seen = new Set<string>();
-    const unique = jobs.filter((j) => {
-      const key = j.broken ? `b:${j.name}` : `r:${JSON.stringify(j.launch)}:${j.c.trial}`;
-      if (seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    });
-    await mapPool(unique, 2, async (j) => {
-      const run = await explorer(j.launch, 10_000);
-      const index = j.c.trial - 1;
-      const { result } = await once(run, trialCase(run.features), trialSeed(SEED, index), null, `bites.${index}`);
+      const run = await explorer(target.launch, 10_000);
+      const { result } = await once(run, trialCase(run.features), trialSeed(SEED, c.trial - 1), null, `bites.${c.trial - 1}`);
       const verdict = result.trial.verdict;
-      if (j.broken) {
-        if (verdict !== 'failed') problems.push(`${j.name}: trial ${j.c.trial} is ${verdict} (${result.trial.inconclusiveReason ?? ''}), not failed`);
-        else caught.set(j.name, { trial: j.c.trial, clause: result.violation?.clause ?? '?' });
-      } else if (verdict !== 'passed') {
-        problems.push(`the reference journal ${JSON.stringify(j.launch.kind === 'module' ? j.launch.options : {})} is ${verdict} at trial ${j.c.trial}: ${result.violation?.clause ?? result.trial.inconclusiveReason ?? ''} (so that catch proves nothing)`);
+      if (verdict !== 'failed') problems.push(`${name}: trial ${c.trial} is ${verdict} (${result.trial.inconclusiveReason ?? ''}), not failed`);
+      else caught.set(name, { trial: c.trial, clause: result.violation?.clause ?? '?' });
+      const reference = await referenceAt(referenceLike(target), run.features, c.trial);
+      if (reference.verdict !== 'passed') {
+        problems.push(`the reference journal ${JSON.stringify(referenceLike(target))} is ${reference.verdict} at trial ${c.trial} of ${name}'s stream: ${reference.why} (so that catch proves nothing)`);
       }
     });
     expect(problems).toEqual([]);
@@ -136,6 +158,12 @@ describe(`explore catches every broken journal within ${CATCH_BUDGET} generated 
       const first = stream.find((t) => t.result.trial.verdict === 'failed');
       if (!first) {
         missed.push(`${job.target.name}: ${stream.map((t) => t.result.trial.verdict[0]).join('')}`);
+        return;
+      }
+      // A failure the reference journal shares on the same stream is not a catch (claim-kxm-off at trial 30, see EXCLUDED).
+      const shared = await referenceAt(referenceLike(job.target), run.features, first.index + 1);
+      if (shared.verdict !== 'passed') {
+        missed.push(`${job.target.name}: trial ${first.index + 1} fails, but so does the reference journal (${shared.verdict}: ${shared.why})`);
         return;
       }
       found[job.target.name] = { trial: first.index + 1, clause: first.result.violation?.clause ?? '?' };

@@ -45,4 +45,16 @@ describe('encodedForms', () => {
     expect(holdsEncoded(Buffer.from(random.slice(0, -1)), WORD)).toBe(false);
     expect(holdsEncoded(deflateSync(Buffer.from(`${random.slice(0, -1)}y`)), WORD)).toBe(false);
   });
+
+  it('does not take a sibling canary whose lowercased random part starts with this one\'s for it', () => {
+    // Explore's canaries end in Z after a base-36 counter: lowercased, canary 2 (…x2Z) is the start of canary 107 (…x2zZ).
+    const two = 'EJC-CANARY-NYQ3NNGX1CD00021gqp5nx2Z';
+    const later = 'EJC-CANARY-NYQ3NNGX1CD00021gqp5nx2zZ';
+    const legit = Buffer.from(`{"modelValue":"${later}","summary":"legacy"}`);
+    expect(holdsEncoded(legit, later, undefined, [two, later])).toBe(true);
+    expect(holdsEncoded(legit, two, undefined, [two, later]), 'the later canary\'s bytes are not the earlier one').toBe(false);
+    // The earlier canary lowercased on its own is still found, beside the later one or alone.
+    expect(holdsEncoded(Buffer.from(`${legit.toString()} ${two.toLowerCase()}`), two, undefined, [two, later])).toBe(true);
+    expect(holdsEncoded(Buffer.from(two.toLowerCase()), two, undefined, [two, later])).toBe(true);
+  });
 });

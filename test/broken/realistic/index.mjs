@@ -71,3 +71,26 @@ export const SECRET = [
   'secret-notes-attention-note',
   'secret-notes-deep-audit-log',
 ];
+
+/**
+ * The blind red team's realistic broken journals, written from the spec and the protocol docs alone (no scenario read),
+ * each with the scenario that catches it: the blind.* ones were added because the default matrix passed the journal.
+ * `file` ends in .mjs (an adapter over the reference) or .py (the Python example journal with the author's change).
+ */
+export const BLIND = [
+  { name: 'blind-run-ids-nocase', file: 'blind-run-ids-nocase.mjs', scenarios: ['blind.retention.sibling-run-ids'] },
+  { name: 'blind-key-from-args', file: 'blind-key-from-args.mjs', scenarios: ['blind.identity.tier1-equal-args-distinct-keys'] },
+  { name: 'blind-kxm-lease-whole-seconds', file: 'blind-kxm-lease-whole-seconds.mjs', scenarios: ['blind.kxm.lease.sub-second-expiry'] },
+  { name: 'blind-py-compacted-complete', file: 'blind-py-compacted-complete.py', scenarios: ['blind.session.compacted-incomplete-turns'] },
+  { name: 'blind-disclosed-at-read', file: 'blind-disclosed-at-read.mjs', scenarios: ['session.notice-failure-keeps-evidence'] },
+  { name: 'blind-terminal-sweeps-ambiguous', file: 'blind-terminal-sweeps-ambiguous.mjs', scenarios: ['cp11.retention.terminal-keeps-unresolved'] },
+  { name: 'blind-kxm-unregistered-trusts-metadata', file: 'blind-kxm-unregistered-trusts-metadata.mjs', scenarios: ['kxm.registry.unknown-tool'] },
+  { name: 'blind-check-then-insert', file: 'blind-check-then-insert.mjs', scenarios: ['cp07.concurrent-prepare.race'] },
+  { name: 'blind-py-persist-rollback', file: 'blind-py-persist-rollback.py', scenarios: ['secrets.sweep-erases-result-bytes'] },
+  { name: 'blind-py-json-dumps-digest', file: 'blind-py-json-dumps-digest.py', scenarios: ['edge.digest.canonical-corners'] },
+];
+
+/** The path of a blind journal's file. */
+export function blindFile(file) {
+  return new URL(`./${file}`, import.meta.url).pathname;
+}
