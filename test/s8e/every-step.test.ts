@@ -38,7 +38,7 @@ describe(`${ID} against the reference journal`, () => {
   });
 
   it('arms no journal crash point: every kill is at a step boundary, so no point is held and resumed on the way', () => {
-    const events = report.scenarios[0]!.trials[0]!.events;
+    const events = report.scenarios[0]!.trials[0]!.events ?? [];
     expect(events.filter((e) => e.kind === 'kill')).toHaveLength(8);
     // The timeline keeps crash points before routine steps: one held point would show here.
     expect(events.filter((e) => e.kind === 'crashpoint')).toEqual([]);

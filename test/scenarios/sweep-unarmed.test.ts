@@ -17,6 +17,8 @@ describe(`${ID} against the reference journal`, () => {
     expect(trial.kills.length).toBeGreaterThan(0);
     expect(trial.kills.every((k) => k.point.startsWith('syscall:') && k.signal === 'SIGKILL')).toBe(true);
     // The reference journal announces prepare and settle points; armed, each would appear in the timeline.
-    expect(trial.events.filter((e) => e.kind === 'crashpoint')).toEqual([]);
+    const events = trial.events ?? [];
+    expect(events.filter((e) => e.kind === 'kill')).toHaveLength(trial.kills.length);
+    expect(events.filter((e) => e.kind === 'crashpoint')).toEqual([]);
   });
 });
