@@ -9,6 +9,10 @@ import { SWEEP_CASES, type SweepCase } from './sweep-cases.js';
 
 export const sweepEveryWrite: Scenario[] = SWEEP_CASES.map(sweepScenario);
 
+// strace kills at a syscall, wherever the journal is: a crash point held and resumed inside the op would only add a
+// round trip (and strace stops) per point, so none is armed; the durable syscalls it counts are the same either way.
+const UNARMED = { armed: [] } as const;
+
 function sweepScenario(c: SweepCase): Scenario {
   return defineScenario({
     id: `sweep.${c.slug}.every-write`,
@@ -32,9 +36,9 @@ function sweepScenario(c: SweepCase): Scenario {
         // Drivers start ahead while the previous one works (fresh processes, nothing reused across the kill):
         // the one that inspects what the kill left starts alongside the victim.
         t.startAhead('primary', { skip: 1 });
-        const victim = await t.driver('victim', { journalDir: dir, launch: victimLaunch(t, i, window) });
+        const victim = await t.driver('victim', { journalDir: dir, launch: victimLaunch(t, i, window), ...UNARMED });
         if (!(await diesInside(t, victim, c, fixture, label, log))) continue;
-        const after = await t.driver('primary', { journalDir: dir });
+        const after = await t.driver('primary', { journalDir: dir, ...UNARMED });
         if (i + 1 < window.length) t.startAhead('victim', { launch: victimLaunch(t, i + 1, window) });
         await c.check(t, after, fixture, `after a kill at ${label} inside ${c.op}`);
         await after.close();
@@ -55,7 +59,7 @@ function victimLaunch(t: TrialContext, i: number, window: readonly SyscallEvent[
 async function calibrate<F>(t: TrialContext, c: SweepCase<F>, fixture: F): Promise<SyscallEvent[]> {
   const log = join(t.dir, 'calibration.strace');
   const launch = underStrace(t.launch, { log, trace: WRITE_SYSCALLS, decodeFds: true });
-  const client = await t.driver('calibration', { journalDir: join(t.dir, 'calibration'), launch });
+  const client = await t.driver('calibration', { journalDir: join(t.dir, 'calibration'), launch, ...UNARMED });
   const state = await c.setup(client, fixture);
   const [before, linesBefore] = [parseStraceLog(log).length, readTraceLines(log).length];
   await c.run(client, fixture, state);

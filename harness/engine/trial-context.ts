@@ -143,7 +143,7 @@ export class TrialContext {
   }
 
   /** Starts a fresh driver on the trial directory and opens the journal there; after a kill it counts as a restart. */
-  async driver(label = 'primary', options: { journalDir?: string; launch?: Launch; env?: Record<string, string> } = {}): Promise<JournalClient> {
+  async driver(label = 'primary', options: { journalDir?: string; launch?: Launch; env?: Record<string, string>; armed?: readonly string[] } = {}): Promise<JournalClient> {
     this.#driverCount += 1;
     const journalDir = options.journalDir ?? join(this.dir, 'journal');
     const name = `${label}#${this.#driverCount}`;
@@ -159,9 +159,11 @@ export class TrialContext {
     this.#drivers.add(handle);
     const client = new JournalClient(handle, this, journalDir);
     this.note({ kind: 'driver', driver: handle.label, journal: journalDir, restart, clock: options.env?.['FAKETIME'] ?? null });
-    // Every announced point is armed, so a plan made mid-phase can still stop there.
+    // Every announced point is armed, so a plan made mid-phase can still stop there; a scenario that never kills at a
+    // point may arm fewer (`armed`): an unarmed point costs the journal nothing, a held one a round trip.
     mkdirSync(journalDir, { recursive: true });
-    client.openedFiles = (await client.op('open', { dir: journalDir, armedCrashPoints: handle.hello.capabilities.crashPoints })).files;
+    const armed = options.armed === undefined ? handle.hello.capabilities.crashPoints : handle.hello.capabilities.crashPoints.filter((p) => options.armed!.includes(p));
+    client.openedFiles = (await client.op('open', { dir: journalDir, armedCrashPoints: armed })).files;
     return client;
   }
 

@@ -12,7 +12,7 @@ import { runActivity } from './activities.js';
 import { buildRun, type BuiltRun } from './build.js';
 import { CanaryBook } from './canaries.js';
 import type { Activity, Features, Step, TrialCase } from './case.js';
-import { scanJournalDir } from './scan.js';
+import { ScanMemo, scanJournalDir } from './scan.js';
 import { checkHistory } from '../model/check-history.js';
 import { CrashSchedule, TrialClock } from './schedule.js';
 
@@ -46,6 +46,8 @@ export class Exec {
   /** Runs whose first identity already holds a legacy row. */
   readonly seededRuns = new Set<number>();
   #straceRuns = 0;
+  /** The byte scans' answers per file, reused while a file's bytes stay the same (see ScanMemo). */
+  readonly #scans = new ScanMemo();
 
   constructor(
     readonly t: TrialContext,
@@ -141,7 +143,7 @@ export class Exec {
 
   /** Byte scan of the journal directory as it is now. */
   scan(): void {
-    scanJournalDir(this.t, this.journalDir, this.book.values);
+    scanJournalDir(this.t, this.journalDir, this.book.values, this.#scans);
   }
 
   private forget(driver: JournalClient): void {

@@ -2,10 +2,10 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { TrialContext } from '../engine/trial-context.js';
-import { decodedViews, holdsEncoded } from '../world/canary-forms.js';
+import { decodedViews, holdsEncoded, type Views } from '../world/canary-forms.js';
 
 /** Reads every file under `dir` whole and records which canaries (by id) each holds. */
-export function scanJournalDir(t: TrialContext, dir: string, canaries: readonly string[]): void {
+export function scanJournalDir(t: TrialContext, dir: string, canaries: readonly string[], memo: ScanMemo = new ScanMemo()): void {
   const hits: Array<{ id: number; file: string }> = [];
   let bytes = 0;
   let files = 0;
@@ -19,14 +19,54 @@ export function scanJournalDir(t: TrialContext, dir: string, canaries: readonly 
     }
     files += 1;
     bytes += data.length;
-    // Re-encoded (base64, hex, UTF-16), compressed or case-folded is the same bytes kept.
-    const views = decodedViews(data);
-    canaries.forEach((canary, id) => {
-      if (data.includes(Buffer.from(canary, 'utf8')) || holdsEncoded(data, canary, views, canaries)) hits.push({ id, file: relative(dir, path) });
+    memo.held(path, data, canaries).forEach((held, id) => {
+      if (held) hits.push({ id, file: relative(dir, path) });
     });
   }
   t.tally.bytesScanned += bytes;
   t.note({ kind: 'scan', hits, files, bytes, liveDrivers: t.liveDrivers });
+}
+
+/**
+ * What the last scan of each file found, kept with the bytes it read. A generated trial scans its journal after every
+ * activity, and most files (the main database between checkpoints, a side file) come back byte for byte the same:
+ * the same bytes hold the same canaries, so their decodings (base64, hex, UTF-16, inflated streams) are not redone.
+ * Every file is still read whole each time; only a byte-identical copy reuses the answer.
+ */
+export class ScanMemo {
+  readonly #files = new Map<string, { data: Buffer; canaries: number; held: Map<string, boolean> }>();
+  /** Files whose bytes had to be decoded (not found unchanged): how much work the memo saved, for tests and the bench. */
+  decoded = 0;
+
+  /** For each canary, whether `data` (the bytes of `path` just read) holds it plainly or in a transformed form. */
+  held(path: string, data: Buffer, canaries: readonly string[]): boolean[] {
+    let entry = this.#files.get(path);
+    if (entry === undefined || !entry.data.equals(data)) {
+      entry = { data, canaries: canaries.length, held: new Map() };
+      this.#files.set(path, entry);
+    } else if (entry.canaries !== canaries.length) {
+      // A canary planted since can take an older one's folded hit as its own (holdsEncoded's siblings): a found answer
+      // is asked again; a not-found one stays, since more siblings only ever take hits away.
+      for (const [canary, held] of entry.held) if (held) entry.held.delete(canary);
+      entry.canaries = canaries.length;
+    }
+    let views: Views | null = null;
+    const known = entry.held;
+    const out = canaries.map((canary) => {
+      let held = known.get(canary);
+      if (held === undefined) {
+        if (views === null) {
+          this.decoded += 1;
+          views = decodedViews(data);
+        }
+        // Re-encoded (base64, hex, UTF-16), compressed or case-folded is the same bytes kept.
+        held = data.includes(Buffer.from(canary, 'utf8')) || holdsEncoded(data, canary, views, canaries);
+        known.set(canary, held);
+      }
+      return held;
+    });
+    return out;
+  }
 }
 
 function walk(dir: string): string[] {

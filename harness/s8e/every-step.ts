@@ -8,6 +8,10 @@ import type { StepBoundary, StepPassage } from './steps.js';
 import { failedTableChecks, type S8ePassageRun, type S8eSweepEntry } from './sweep-entry.js';
 import { S8E_PHYSICAL_WRITES } from './table.js';
 
+// Every kill here is at a coordinator step boundary, between operations: a journal crash point held and resumed
+// inside prepare or settle would only cost a round trip per point, so none is armed (an unarmed point costs nothing).
+const UNARMED = { armed: [] } as const;
+
 /** Runs the calibration batch and one killed-and-restarted batch per passage through `boundary`; returns the section entry. */
 export async function runEveryStep(t: TrialContext, boundary: StepBoundary): Promise<S8eSweepEntry> {
   const { entry: calibration, passages } = await calibrate(t, boundary);
@@ -25,7 +29,7 @@ async function calibrate(t: TrialContext, boundary: StepBoundary): Promise<{ ent
   const fixture = batchFixture('calibration');
   const before = t.world.counts();
   const passages: StepPassage[] = [];
-  const client = await t.driver('calibration', { journalDir: join(t.dir, 'calibration') });
+  const client = await t.driver('calibration', { journalDir: join(t.dir, 'calibration'), ...UNARMED });
   t.startAhead('victim');
   const result = await runBatch(t, client, fixture, { onPassage: (p) => passages.push(p) });
   await client.close();
@@ -44,12 +48,12 @@ async function killAndFinish(t: TrialContext, passage: StepPassage, name: string
   const killsBefore = t.kills.length;
   t.planCrash({ kind: 'boundary', boundary: passage.boundary, occurrence: passage.occurrence });
   t.startAhead('primary', { skip: 1 });
-  const victim = await t.driver('victim', { journalDir });
+  const victim = await t.driver('victim', { journalDir, ...UNARMED });
   await t.untilCrash(() => runBatch(t, victim, fixture, { crashAt: (i, phase) => i === passage.index && phase === passage.phase }));
   const kill = t.kills.length > killsBefore ? t.kills[t.kills.length - 1]!.point : null;
   // Never reached (the trial is already inconclusive): the victim finished on its own and must not share the journal.
   if (kill === null) await victim.close();
-  const client = await t.driver('primary', { journalDir });
+  const client = await t.driver('primary', { journalDir, ...UNARMED });
   // The next passage's victim starts while this batch finishes (a fresh process; nothing is reused across a kill).
   if (more) t.startAhead('victim');
   const result = await runBatch(t, client, fixture);

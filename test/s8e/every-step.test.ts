@@ -37,6 +37,13 @@ describe(`${ID} against the reference journal`, () => {
     expect(e.calibration).toMatchObject({ mode: 'clean', kills: 0, counts: { dispatchAttempts: 8, physicalWrites: 7, duplicateWrites: 0, restartWrites: 0 } });
   });
 
+  it('arms no journal crash point: every kill is at a step boundary, so no point is held and resumed on the way', () => {
+    const events = report.scenarios[0]!.trials[0]!.events ?? [];
+    expect(events.filter((e) => e.kind === 'kill')).toHaveLength(8);
+    // The timeline keeps crash points before routine steps: one held point would show here.
+    expect(events.filter((e) => e.kind === 'crashpoint')).toEqual([]);
+  });
+
   it('each killed-and-restarted batch shows the S8e table: 7 writes, none duplicate, none after a restart', () => {
     for (const p of sweepOf(report).passages) {
       expect(p.failedChecks, p.actionId).toEqual([]);
