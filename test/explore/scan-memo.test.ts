@@ -66,4 +66,20 @@ describe('scanJournalDir with a ScanMemo', () => {
     expect(hits(6)).toEqual([{ id: 1, file: 'effects.db-wal' }]);
     expect(hits(8)).toEqual([{ id: 1, file: 'effects.db-wal' }, { id: 2, file: 'effects.db-wal' }]);
   });
+
+  it('asks a found canary again once a sibling is planted that can take its folded hit', () => {
+    // Lowercased, canary …x2Z is the start of …x2zZ (see canary-forms): with only the first planted, the folded bytes are
+    // its hit; once the second is planted they are the second's, on the very same bytes.
+    const two = 'EJC-CANARY-NYQ3NNGX1CD00021gqp5nx2Z';
+    const later = 'EJC-CANARY-NYQ3NNGX1CD00021gqp5nx2zZ';
+    writeFileSync(join(dir.path, 'effects.db'), `row ${later.toLowerCase()} end`);
+    const memo = new ScanMemo();
+    scanJournalDir(t, dir.path, [two], memo);
+    scanJournalDir(t, dir.path, [two, later], memo);
+    scanJournalDir(t, dir.path, [two, later]);
+    const [alone, memoised, fresh] = scans() as Array<{ hits: Array<{ id: number; file: string }> }>;
+    expect(alone!.hits).toEqual([{ id: 0, file: 'effects.db' }]);
+    expect(memoised!.hits).toEqual([{ id: 1, file: 'effects.db' }]);
+    expect(memoised).toEqual(fresh);
+  });
 });
