@@ -47,7 +47,10 @@ async function removeTree(path: string): Promise<void> {
 
 async function removeEntries(path: string): Promise<void> {
   const entries = await readdir(path, { withFileTypes: true });
-  await Promise.all(entries.map((e) => (e.isDirectory() ? removeEntries(join(path, e.name)) : unlink(join(path, e.name)))));
+  // Every removal settles before a failure is passed on: the fallback rm never races one still under way.
+  const results = await Promise.allSettled(entries.map((e) => (e.isDirectory() ? removeEntries(join(path, e.name)) : unlink(join(path, e.name)))));
+  const failed = results.find((r) => r.status === 'rejected');
+  if (failed !== undefined) throw failed.reason;
   await rmdir(path);
 }
 
