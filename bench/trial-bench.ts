@@ -14,10 +14,15 @@ export async function trialBench(rounds = Number(process.env['EJC_BENCH_TRIALS']
   let nodeMs = 0;
   let starts = 0;
   let kills = 0;
+  // The harness's own CPU per trial (user + system, drivers excluded): less sensitive to a busy machine than wall time.
+  let harnessCpuUs = 0;
   for (let i = 0; i < rounds; i++) {
     const started = performance.now();
+    const cpu = process.cpuUsage();
     const [result] = await runner.run(1, 100 + i);
+    const used = process.cpuUsage(cpu);
     trialMs += performance.now() - started;
+    harnessCpuUs += used.user + used.system;
     const drivers = driversOf(result!);
     starts += drivers;
     kills += result!.trials[0]?.kills.length ?? 0;
@@ -30,6 +35,7 @@ export async function trialBench(rounds = Number(process.env['EJC_BENCH_TRIALS']
     name: `crash-trial throughput (${BENCH_SCENARIO}, ${rounds} trials, ${kills} kills, ${starts} driver processes)`,
     lines: [
       `harness: ${trialsPerSecond.toFixed(2)} crash trials/s (${((trialSeconds * 1000) / rounds).toFixed(0)} ms per trial)`,
+      `harness process CPU: ${(harnessCpuUs / 1000 / rounds).toFixed(1)} ms per trial (user + system, its drivers not counted)`,
       `bound:   ${boundPerSecond.toFixed(2)} trials/s if a trial cost only its ${starts / rounds} bare \`node -e 0\` starts, one after another (${(nodeMs / starts).toFixed(0)} ms each)`,
     ],
     measures: [{ label: 'crash trials/s / bare-process-start bound', value: trialsPerSecond / boundPerSecond, unit: 'ratio', target: { atLeast: 0.7 } }],

@@ -1,4 +1,6 @@
 // A fresh temporary directory per trial, removed by `cleanup()` or by the harness's signal cleanup.
+import { readdir, rm, rmdir, unlink } from 'node:fs/promises';
+import { join } from 'node:path';
 import { dir } from 'tmp-promise';
 import { registerTempDir, unregisterTempDir } from './driver/registry.js';
 
@@ -12,7 +14,8 @@ export interface TrialDir {
 
 /** Creates an empty temp dir named after `prefix`, registered so Ctrl-C removes it too. */
 export async function createTrialDir(prefix: string): Promise<TrialDir> {
-  const created = await dir({ prefix: sanitize(prefix), unsafeCleanup: true });
+  // keep: tmp holds no remover for it (removeTree below removes it; the registry covers signals and exit).
+  const created = await dir({ prefix: sanitize(prefix), keep: true });
   registerTempDir(created.path);
   let cleaned = false;
   return {
@@ -21,12 +24,34 @@ export async function createTrialDir(prefix: string): Promise<TrialDir> {
       if (cleaned) return;
       cleaned = true;
       unregisterTempDir(created.path);
-      await created.cleanup();
+      await removeTree(created.path);
     },
     keep(): void {
       unregisterTempDir(created.path);
     },
   };
+}
+
+/**
+ * Removes a trial directory: every directory's entries unlinked side by side (a symbolic link is removed, never
+ * followed), then the directory. node's recursive rm goes one entry after another, and every trial's path waits on
+ * it. Anything that fails (an entry that appeared meanwhile, a permission) falls back to that rm, which removes the rest.
+ */
+async function removeTree(path: string): Promise<void> {
+  try {
+    await removeEntries(path);
+  } catch {
+    await rm(path, { recursive: true, force: true });
+  }
+}
+
+async function removeEntries(path: string): Promise<void> {
+  const entries = await readdir(path, { withFileTypes: true });
+  // Every removal settles before a failure is passed on: the fallback rm never races one still under way.
+  const results = await Promise.allSettled(entries.map((e) => (e.isDirectory() ? removeEntries(join(path, e.name)) : unlink(join(path, e.name)))));
+  const failed = results.find((r) => r.status === 'rejected');
+  if (failed !== undefined) throw failed.reason;
+  await rmdir(path);
 }
 
 function sanitize(prefix: string): string {

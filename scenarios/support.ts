@@ -19,9 +19,12 @@ export function singleNodeRun(t: TrialContext, node: Partial<NodeScript> = {}): 
 /** Starts a driver, runs a phase on it until the planned crash, and leaves the trial ready for a restart. */
 export async function crashDuring(t: TrialContext, plan: CrashPlan, phase: (client: JournalClient) => Promise<unknown>): Promise<void> {
   t.planCrash(plan);
-  // The restart after the crash starts alongside this driver: the phase alone is too short to hide a start-up.
-  t.startAhead('primary', { skip: 1 });
-  const client = await t.driver();
+  // The restart after the crash starts alongside this driver: the phase alone is too short to hide a start-up. This
+  // driver is spawned first (driver() spawns before its first await): its hello is on the trial's path, the restart's
+  // only has to be done by the kill.
+  const first = t.driver();
+  t.startAhead();
+  const client = await first;
   await t.untilCrash(() => phase(client));
 }
 

@@ -1,5 +1,5 @@
 // One spawned driver process: protocol framing, per-call timeouts, crash point hand-off, and ending its whole tree with proof.
-import { execa } from 'execa';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { EjcError, ProtocolViolation } from '../errors.js';
 import type { HelloResult, OperationName, OpParams } from '../protocol/schemas.js';
 import { decodeLine } from './decode.js';
@@ -40,7 +40,7 @@ export class DriverProcess implements DriverHandle {
   private killedAtOnce: KilledProc[] | null = null;
   private readonly stdoutLines = new LineBuffer();
   private readonly stderr: StderrRing;
-  private readonly child;
+  private readonly child: ChildProcessWithoutNullStreams;
   private readonly entry: LiveDriver;
   private resolveExited: (info: ExitInfo) => void = () => undefined;
   private readonly confined: boolean;
@@ -51,14 +51,21 @@ export class DriverProcess implements DriverHandle {
     this.exited = new Promise((resolve) => (this.resolveExited = resolve));
     this.confined = spec.confined;
     const mark = newDriverMark();
-    // detached: the driver leads its own session and group; the mark finds the processes that leave them.
-    this.child = execa(spec.file, spec.args, {
-      cwd: opts.cwd, env: { ...opts.env, [MARK_VAR]: mark }, extendEnv: true, detached: true, cleanup: false,
-      stdin: 'pipe', stdout: 'pipe', stderr: 'pipe', buffer: false, reject: false, stripFinalNewline: false,
-    });
-    this.child.catch(() => undefined);
-    if (this.child.pid === undefined) throw new EjcError('driver_start_failed', `${this.label}: could not spawn the ${spec.describe}`);
-    this.pid = this.child.pid;
+    // detached: the driver leads its own session and group; the mark finds the processes that leave them. Plain
+    // child_process, not execa: its promise, buffering and signal plumbing cost about a millisecond of the harness's
+    // CPU per driver, and the harness reads the streams itself. The environment extends the harness's; a variable
+    // given as undefined is left out.
+    let child: ChildProcessWithoutNullStreams;
+    try {
+      child = spawn(spec.file, spec.args, { cwd: opts.cwd, env: { ...process.env, ...opts.env, [MARK_VAR]: mark }, detached: true, stdio: 'pipe' });
+    } catch (err) {
+      throw new EjcError('driver_start_failed', `${this.label}: could not spawn the ${spec.describe}: ${(err as Error).message}`, { cause: err });
+    }
+    this.child = child;
+    // A spawn that failed (ENOENT, EACCES) reports it here as well, after pid came back undefined.
+    child.on('error', () => undefined);
+    if (child.pid === undefined) throw new EjcError('driver_start_failed', `${this.label}: could not spawn the ${spec.describe}`);
+    this.pid = child.pid;
     // Its start time bounds the search: nothing it started can be older than the driver itself.
     this.entry = { pgid: this.pid, mark, since: readProc(this.pid)?.start ?? 0, dirs: new Set(), externalState: null, wrapped: spec.confined };
     registerDriver(this.entry);

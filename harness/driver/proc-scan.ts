@@ -146,15 +146,46 @@ function pids(): number[] {
 }
 
 function readStat(pid: number): Omit<ProcEntry, 'mark' | 'pidns'> | null {
-  const bytes = readShared(`/proc/${pid}/stat`);
+  const bytes = readRecord(`/proc/${pid}/stat`);
   if (bytes === null) return null;
-  const text = bytes.toString('latin1');
-  // The command name may contain spaces and parentheses; the fields after the last ')' are fixed.
-  const rest = text.slice(text.lastIndexOf(')') + 2).split(' ');
-  const state = rest[0];
-  const [ppid, pgrp, sid, start] = [rest[1], rest[2], rest[3], rest[19]].map(Number);
-  if (state === undefined || ![ppid, pgrp, sid, start].every((n) => Number.isFinite(n))) return null;
-  return { pid, ppid: ppid!, pgrp: pgrp!, sid: sid!, state, start: start! };
+  // The command name may contain spaces and parentheses; the fields after the last ')' are fixed. They are read from
+  // the bytes in place: this runs for every process on the machine, several times per trial.
+  const close = bytes.lastIndexOf(0x29);
+  if (close === -1 || close + 3 >= bytes.length) return null;
+  const state = String.fromCharCode(bytes[close + 2]!);
+  // Fields after the state (stat(5) numbering): 4 ppid, 5 pgrp, 6 session, 22 starttime.
+  let field = 4;
+  let at = close + 4;
+  let ppid = Number.NaN;
+  let pgrp = Number.NaN;
+  let sid = Number.NaN;
+  let start = Number.NaN;
+  while (field <= 22 && at < bytes.length) {
+    let value = 0;
+    let digits = 0;
+    let negative = false;
+    if (bytes[at] === 0x2d) {
+      negative = true;
+      at += 1;
+    }
+    for (; at < bytes.length; at++) {
+      const c = bytes[at]!;
+      if (c < 0x30 || c > 0x39) break;
+      value = value * 10 + (c - 0x30);
+      digits += 1;
+    }
+    const n = digits === 0 ? Number.NaN : negative ? -value : value;
+    if (field === 4) ppid = n;
+    else if (field === 5) pgrp = n;
+    else if (field === 6) sid = n;
+    else if (field === 22) start = n;
+    // Every field is one number followed by one space (or the final newline).
+    if (bytes[at] !== 0x20 && field < 22) return null;
+    at += 1;
+    field += 1;
+  }
+  if (![ppid, pgrp, sid, start].every((n) => Number.isFinite(n))) return null;
+  return { pid, ppid, pgrp, sid, state, start };
 }
 
 function readMark(pid: number): string | null {
@@ -197,6 +228,28 @@ function readShared(path: string): Buffer | null {
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * A procfs file that is one record (`stat`): the kernel formats it whole and hands it out in one read when the buffer
+ * is larger, so a read that leaves room is all of it; one that fills the buffer goes on as readShared does.
+ */
+function readRecord(path: string): Buffer | null {
+  let fd: number;
+  try {
+    fd = openSync(path, 'r');
+  } catch {
+    return null;
+  }
+  try {
+    const n = readSync(fd, shared, 0, shared.length, null);
+    if (n < shared.length) return shared.subarray(0, n);
+  } catch {
+    return null;
+  } finally {
+    closeSync(fd);
+  }
+  return readShared(path);
 }
 
 function link(path: string): string | null {

@@ -5,6 +5,7 @@ import { TrialContext } from '../../harness/engine/trial-context.js';
 import { createTrialDir, type TrialDir } from '../../harness/trial-dir.js';
 import { resolveForSpawn } from '../../harness/run-conformance.js';
 import { tinyLaunch } from './helpers.js';
+import { crashDuring } from '../../scenarios/support.js';
 
 let dir: TrialDir;
 let t: TrialContext;
@@ -36,6 +37,16 @@ describe('TrialContext.startAhead', () => {
     expect(restarted.label).toBe('primary#2');
     expect(t.tally.restarts).toBe(1);
     await expect(restarted.op('files', {})).resolves.toEqual({ files: [] });
+  });
+
+  it('crashDuring spawns the driver the phase runs on before the one started ahead for the restart', async () => {
+    await crashDuring(t, { kind: 'boundary', boundary: 'after-prepare' }, (victim) => t.boundary('after-prepare', victim));
+    expect(t.kills.map((k) => k.driver)).toEqual(['primary#1']);
+    // Spawn order is the record's order of start entries: the first driver's hello is what the trial waits on.
+    expect(t.record.entries().filter((e) => e.kind === 'start').map((e) => e.driver)).toEqual(['primary#1', 'primary#2']);
+    const restarted = await t.driver();
+    expect(restarted.label).toBe('primary#2');
+    expect(t.tally.restarts).toBe(1);
   });
 
   it('discards a driver started ahead when the next call asks for another one, leaving no process behind', async () => {
