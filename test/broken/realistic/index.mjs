@@ -71,3 +71,12 @@ export const SECRET = [
   'secret-notes-attention-note',
   'secret-notes-deep-audit-log',
 ];
+
+/** The redteam-points journals: a "never" or "must" of the contract ejc did not check on its own evidence (test/conformance/gap-targets.ts). */
+export const GAP = [
+  'gap-settle-point-after-write',
+  'gap-secret-request-chunks',
+  'gap-secret-brotli-request',
+  'gap-secret-debug-log-base64',
+  'gap-state-outside-dir',
+];
