@@ -4,6 +4,30 @@ import { gunzipSync, inflateSync, brotliDecompressSync, inflateRawSync, constant
 const MAX_OUTPUT = 1 << 20;
 
 /**
+ * Which of `canaries` a file holds, plain, re-encoded (encodedNeedles) or in a wholly compressed file (wholeFileViews).
+ * Every canary of a trial starts with the same prefix and nonce: the encoded forms of that common part are searched
+ * first, once per file, so a file with no encoded copy costs about one search per form, whatever the canary count.
+ */
+export function canaryMatcher(canaries: readonly string[]): (data: Buffer, name: string) => number[] {
+  const plain = canaries.map((c) => Buffer.from(c, 'utf8'));
+  const forms = canaries.map(encodedNeedles);
+  const common = commonPrefix(canaries);
+  const gate = common.length >= 16 ? encodedNeedles(common) : null;
+  return (data, name) => {
+    const views = wholeFileViews(data, name);
+    const encoded = gate === null || views.some((v) => gate.some((g) => v.includes(g)));
+    return canaries.flatMap((_, i) => (views.some((v) => v.includes(plain[i]!) || (encoded && forms[i]!.some((f) => v.includes(f)))) ? [i] : []));
+  };
+}
+
+function commonPrefix(values: readonly string[]): string {
+  if (values.length < 2) return '';
+  let end = 0;
+  while (values.every((v) => end < v.length && v[end] === values[0]![end])) end += 1;
+  return values[0]!.slice(0, end);
+}
+
+/**
  * The needles a re-encoded copy of `canary` must contain: base64 and base64url at each of the three byte alignments
  * (only the characters that depend on the canary's bytes alone), hex in both cases, UTF-16 in both byte orders and
  * percent-encoding of every byte in both cases. Searching for them costs what searching for the canary does.

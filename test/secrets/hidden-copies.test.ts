@@ -7,7 +7,7 @@ import { brotliCompressSync, deflateRawSync, gzipSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { heldInPieces, scanHiddenCopies } from '../../harness/secrets/hidden-copies.js';
-import { encodedNeedles, wholeFileViews } from '../../harness/secrets/encoded-needles.js';
+import { canaryMatcher, encodedNeedles, wholeFileViews } from '../../harness/secrets/encoded-needles.js';
 
 const CANARY = 'EJC-CANARY-NQ0X7ZK2M4L9A00030.k3j9x1q2m0.p8w7e6r5t4';
 const dir = mkdtempSync(join(tmpdir(), 'ejc-hidden-test-'));
@@ -67,5 +67,13 @@ describe('encodedNeedles', () => {
   it('decompresses a whole gzip file and a .br file', () => {
     expect(wholeFileViews(gzipSync(Buffer.from(CANARY)), 'a.log.gz').some((v) => v.includes(Buffer.from(CANARY)))).toBe(true);
     expect(wholeFileViews(brotliCompressSync(Buffer.from(CANARY)), 'dump.json.br').some((v) => v.includes(Buffer.from(CANARY)))).toBe(true);
+  });
+  it('matches which of a trial\'s canaries (one prefix and nonce) a file holds plain, encoded or compressed, and no other', () => {
+    const others = ['EJC-CANARY-NQ0X7ZK2M4L9A00030.aaaaaaaaaa0.bbbbbbbbb', 'EJC-CANARY-NQ0X7ZK2M4L9A00030.cccccccccc0.ddddddddd'];
+    const match = canaryMatcher([others[0]!, CANARY, others[1]!]);
+    expect(match(Buffer.from(`debug ${Buffer.from(`{"auth":"Bearer ${CANARY}"}`).toString('base64')}\n`), 'x.log')).toEqual([1]);
+    expect(match(gzipSync(Buffer.from(others[1]!)), 'x.log.gz')).toEqual([2]);
+    expect(match(Buffer.from(`plain ${others[0]} and ${encodeURIComponent(CANARY)}`), 'x')).toEqual([0, 1]);
+    expect(match(Buffer.from(Buffer.from(others[0]!.slice(0, 40)).toString('base64')), 'x')).toEqual([]);
   });
 });
