@@ -39,10 +39,27 @@ export const gapPoints: Scenario[] = [
       const b = await t.driver('rival');
       // KXM points without the kxm operations, or sweep points without sessions, are the claims.operations-match-hello finding.
       const usable = HELD_POINTS.filter((p) => t.capabilities.crashPoints.includes(p) && (!p.startsWith('kxm.') || t.capabilities.kxm === true) && (!p.startsWith('session-') || t.capabilities.sessions));
-      for (const point of usable) await HOLDS[point](t, a, b, point);
+      await failedIfNotHeld(t, a, async () => {
+        for (const point of usable) await HOLDS[point](t, a, b, point);
+      });
     },
   }),
 ];
+
+/**
+ * Runs `body`; when it ends in an error after `held` sent a message while it should have been held at a crash point,
+ * that is the journal going on past the point without waiting for its resume: its own bug, recorded as a failure that
+ * stands on its own (the protocol violation is recorded beside it), never only as an inconclusive trial.
+ */
+export async function failedIfNotHeld(t: TrialContext, held: JournalClient, body: () => Promise<void>): Promise<void> {
+  try {
+    await body();
+  } catch (err) {
+    const early = held.handle.violations.find((v) => /blocked at a crash point/.test(v.message));
+    if (early) t.failConclusively('the journal stays held at each announced crash point until resumed (it sends nothing before the resume)', 'nothing until the resume', 'a message before the resume (the trial\'s violations name it)');
+    throw err;
+  }
+}
 
 type Hold = (t: TrialContext, a: JournalClient, b: JournalClient, point: HeldPoint) => Promise<void>;
 

@@ -80,3 +80,6 @@ export const GAP = [
   'gap-secret-debug-log-base64',
   'gap-state-outside-dir',
 ];
+
+/** The redteam-points journals that speak the wire protocol themselves (run with --cmd "node <module>"; test/claims/points-held.test.ts). */
+export const GAP_COMMANDS = ['gap-point-does-not-wait'];
