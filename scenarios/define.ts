@@ -15,6 +15,8 @@ export type Need =
   | 'sqliteWal'
   | 'harness:strace'
   | `point:${string}`
+  /** Any one of the comma-separated crash points announced (a scenario that holds each announced one of a family). */
+  | `anyPoint:${string}`
   | `fault:${string}`;
 
 export interface Scenario {
@@ -47,6 +49,7 @@ export function missingNeed(needs: readonly Need[], caps: Capabilities): string 
     if (need === 'harness:strace' && !straceAvailable()) return 'strace on the harness machine (with ptrace permitted)';
     if (need.startsWith('tierMode:') && caps.tierMode !== need.slice('tierMode:'.length)) return `${need} (implementation is ${caps.tierMode})`;
     if (need.startsWith('point:') && !caps.crashPoints.includes(need.slice('point:'.length))) return `announced crash point ${need.slice(6)}`;
+    if (need.startsWith('anyPoint:') && !need.slice('anyPoint:'.length).split(',').some((p) => caps.crashPoints.includes(p))) return `announced crash point ${need.slice(9).split(',')[0]} (or another of ${need.slice(9).split(',').slice(1).join(', ')})`;
     if (need.startsWith('fault:') && !(caps.faults as string[]).includes(need.slice('fault:'.length))) return `injectable fault ${need.slice(6)}`;
   }
   return null;

@@ -9,6 +9,8 @@ import type { RunScript } from '../harness/engine/model.js';
 import { underStrace } from '../harness/engine/syscall-sweep.js';
 import { isInside, scanForCanaries } from '../harness/world/byte-scan.js';
 import { FILE_SYSCALLS, readTraceLines, writtenPaths } from '../harness/world/written-files.js';
+import { scanEncodedForms } from '../harness/world/canary-forms.js';
+import { scanHiddenCopies } from '../harness/secrets/hidden-copies.js';
 import { resumeSession } from '../harness/engine/session-engine.js';
 import type { TrialContext } from '../harness/engine/trial-context.js';
 import type { JournalClient } from '../harness/engine/journal-client.js';
@@ -63,9 +65,11 @@ export const secrets: Scenario[] = [
         return;
       }
       const scan = scanForCanaries(outside, all);
+      // Re-encoded, compressed or split copies count too, once per canary and file (as in the journal directory).
+      const copies = new Set([...scan.hits, ...scanEncodedForms(outside, all), ...scanHiddenCopies(outside, all)].map((h) => `${h.file}\0${h.canarySha256}`));
       t.tally.bytesScanned += scan.bytesScanned;
-      t.tally.canaryHits += scan.hits.length;
-      t.expect('canary hits in files the driver wrote outside its journal directory', 0, scan.hits.length);
+      t.tally.canaryHits += copies.size;
+      t.expect('canary hits in files the driver wrote outside its journal directory', 0, copies.size);
       t.sections['writtenFiles'] = {
         insideJournalDir: written.filter((p) => isInside(p, journalDir)).map((p) => relative(journalDir, p)).sort(),
         outsideJournalDir: scan.files.map((f) => ({ path: placeholderPath(f.file, t.dir), bytes: f.bytes })),

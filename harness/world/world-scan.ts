@@ -3,6 +3,7 @@ import { lstatSync, readdirSync, readFileSync, realpathSync, type Stats } from '
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { canaryId } from '../secrets/canary-nonce.js';
+import { canaryMatcher } from '../secrets/encoded-needles.js';
 import type { TrialContext } from '../engine/trial-context.js';
 
 export interface WorldScan {
@@ -26,7 +27,9 @@ export interface WorldScan {
  */
 export function scanWorld(options: { sinceMs: number; roots: readonly string[]; exclude: ReadonlySet<string>; excludeDirs?: ReadonlySet<string>; canaries: readonly string[] }): WorldScan {
   const roots = resolvedRoots(options.roots);
-  const needles = options.canaries.map((c) => ({ bytes: Buffer.from(c, 'utf8'), sha: canaryId(c) }));
+  const needles = options.canaries.map((c) => ({ sha: canaryId(c) }));
+  // A copy re-encoded (base64, hex, UTF-16, percent) or a compressed file counts as the canary kept: see canaryMatcher.
+  const match = canaryMatcher(options.canaries);
   const hits: WorldScan['hits'] = [];
   let files = 0;
   let bytes = 0;
@@ -40,7 +43,7 @@ export function scanWorld(options: { sinceMs: number; roots: readonly string[]; 
     }
     files += 1;
     bytes += data.length;
-    for (const n of needles) if (data.includes(n.bytes)) hits.push({ file: path, canarySha256: n.sha });
+    for (const i of match(data, path)) hits.push({ file: path, canarySha256: needles[i]!.sha });
   });
   hits.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.canarySha256 < b.canarySha256 ? -1 : a.canarySha256 > b.canarySha256 ? 1 : 0));
   return { roots, files, bytes, hits, gated };

@@ -94,3 +94,15 @@ export const BLIND = [
 export function blindFile(file) {
   return new URL(`./${file}`, import.meta.url).pathname;
 }
+
+/** The redteam-points journals: a "never" or "must" of the contract ejc did not check on its own evidence (test/conformance/gap-targets.ts). */
+export const GAP = [
+  'gap-settle-point-after-write',
+  'gap-secret-request-chunks',
+  'gap-secret-brotli-request',
+  'gap-secret-debug-log-base64',
+  'gap-state-outside-dir',
+];
+
+/** The redteam-points journals that speak the wire protocol themselves (run with --cmd "node <module>"; test/claims/points-held.test.ts). */
+export const GAP_COMMANDS = ['gap-point-does-not-wait'];

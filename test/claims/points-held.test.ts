@@ -1,0 +1,19 @@
+// A wire-protocol journal that announces its crash points and goes straight on fails both claims.crash-points-block
+// scenarios: failed, never only inconclusive (a message while held is the journal's bug, a finding that stands on its own).
+import { describe, expect, it } from 'vitest';
+import { runConformance } from '../../harness/run-conformance.js';
+import { expectFailed } from '../conformance/realistic-target.js';
+
+const realistic = (await import(new URL('../broken/realistic/index.mjs', import.meta.url).href)) as { GAP_COMMANDS: string[]; realisticModule: (name: string) => string };
+const SCENARIOS = ['claims.crash-points-block', 'claims.crash-points-block.beyond-prepare'];
+
+describe('announced crash points that do not block', () => {
+  for (const name of realistic.GAP_COMMANDS) {
+    it(`realistic/${name} fails the crash-points-block scenarios`, { timeout: 120_000 }, async () => {
+      const report = await runConformance({ launch: { kind: 'command', command: `node ${realistic.realisticModule(name)}` }, scenarioPatterns: SCENARIOS, tags: [], seed: 1, shard: null, expectFailures: new Set(), keep: 'none', timeoutMs: 10_000, argv: ['run'] });
+      expectFailed(report, SCENARIOS);
+      const findings = report.scenarios.flatMap((s) => s.trials.flatMap((t) => t.assertions.filter((a) => !a.passed && a.conclusive === true).map((a) => a.name)));
+      expect(findings.filter((n) => /stays held at each announced crash point/.test(n))).toHaveLength(2);
+    });
+  }
+});
