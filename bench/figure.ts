@@ -90,16 +90,17 @@ export function reapedChildrenCpuSeconds(): number {
 }
 
 /**
- * Core-seconds the whole machine spent busy (user + nice + system + irq) and idle (idle + iowait) since boot, from
- * /proc/stat; null where it is not there. A delta over a run counts every process of it, drivers a kill reparented
- * included (which the reaped-children count misses), and anything else running: on a quiet machine, the run's own.
+ * Core-seconds the whole machine spent busy (user + nice + system + irq), idle (idle + iowait) and stolen (steal: a
+ * virtual machine's cores running another guest) since boot, from /proc/stat; null where it is not there. A delta over
+ * a run counts every process of it, drivers a kill reparented included (which the reaped-children count misses), and
+ * anything else running: on a quiet machine, the run's own. Steal stretches wall time without any work of the run's.
  */
-export function machineCpuSeconds(): { busy: number; idle: number } | null {
+export function machineCpuSeconds(): { busy: number; idle: number; steal: number } | null {
   try {
     const line = readFileSync('/proc/stat', 'utf8').split('\n')[0]!;
     // cpu user nice system idle iowait irq softirq steal ...; clock ticks of 1/100 s.
-    const [user, nice, system, idle, iowait, irq, softirq] = line.trim().split(/\s+/).slice(1, 8).map(Number) as number[];
-    return { busy: (user! + nice! + system! + irq! + softirq!) / 100, idle: (idle! + iowait!) / 100 };
+    const [user, nice, system, idle, iowait, irq, softirq, steal] = line.trim().split(/\s+/).slice(1, 9).map(Number) as number[];
+    return { busy: (user! + nice! + system! + irq! + softirq!) / 100, idle: (idle! + iowait!) / 100, steal: (steal ?? 0) / 100 };
   } catch {
     return null;
   }

@@ -21,7 +21,7 @@ export async function matrixBench(): Promise<Figure> {
       // On a shared machine the wall time follows the load; CPU-s over cores is the wall time the work needs on idle cores.
       `CPU-s / ${cores} cores = ${(wide.cpu / cores).toFixed(1)} s: the wall time of --jobs ${cores} on idle cores with perfect packing`,
       // The reaped-children count misses every driver a kill reparented; the machine's counters miss nothing (and count whatever else ran).
-      ...(wide.machine === null ? [] : [`--jobs ${cores}, the whole machine over the run (/proc/stat): ${wide.machine.busy.toFixed(1)} core-s busy, ${wide.machine.idle.toFixed(1)} core-s idle`]),
+      ...(wide.machine === null ? [] : [`--jobs ${cores}, the whole machine over the run (/proc/stat): ${wide.machine.busy.toFixed(1)} core-s busy, ${wide.machine.idle.toFixed(1)} core-s idle, ${wide.machine.steal.toFixed(1)} core-s stolen by the hypervisor (wall time the run did not get)`]),
       // Where the lanes spend their time: the families the schedule packs around, longest first.
       `lane time by family at --jobs ${cores}: ${laneTimes(wide.durations)}`,
       `both conformant, same outcome digest ${wide.digest.slice(0, 16)}…`,
@@ -51,7 +51,7 @@ export function laneTimes(durations: ReadonlyArray<{ id: string; durationMs: num
   return [...sorted.slice(0, 4).map(([f, ms]) => `${f} ${s(ms)}`), `the other ${sorted.length - Math.min(4, sorted.length)} families ${s(rest)}`, `total ${s(total)}`].join(', ');
 }
 
-async function runMatrix(jobs: number): Promise<{ seconds: number; cpu: number; machine: { busy: number; idle: number } | null; digest: string; scenarios: number; kills: number; durations: Array<{ id: string; durationMs: number }> }> {
+async function runMatrix(jobs: number): Promise<{ seconds: number; cpu: number; machine: { busy: number; idle: number; steal: number } | null; digest: string; scenarios: number; kills: number; durations: Array<{ id: string; durationMs: number }> }> {
   const cpuBefore = reapedChildrenCpuSeconds();
   const machineBefore = machineCpuSeconds();
   const started = performance.now();
@@ -59,7 +59,7 @@ async function runMatrix(jobs: number): Promise<{ seconds: number; cpu: number; 
   const seconds = (performance.now() - started) / 1000;
   const cpu = reapedChildrenCpuSeconds() - cpuBefore;
   const machineAfter = machineCpuSeconds();
-  const machine = machineBefore === null || machineAfter === null ? null : { busy: machineAfter.busy - machineBefore.busy, idle: machineAfter.idle - machineBefore.idle };
+  const machine = machineBefore === null || machineAfter === null ? null : { busy: machineAfter.busy - machineBefore.busy, idle: machineAfter.idle - machineBefore.idle, steal: machineAfter.steal - machineBefore.steal };
   if (child.exitCode !== 0) throw new Error(`bench: ejc run --jobs ${jobs} exited ${String(child.exitCode)}: ${child.stderr.slice(-2000)}`);
   const report = JSON.parse(child.stdout) as { outcomeDigest: string; scenarios: Array<{ id: string; durationMs: number }>; counts: { kills: number } };
   const durations = report.scenarios.map((r) => ({ id: r.id, durationMs: r.durationMs }));
