@@ -146,7 +146,7 @@ function pids(): number[] {
 }
 
 function readStat(pid: number): Omit<ProcEntry, 'mark' | 'pidns'> | null {
-  const bytes = readRecord(`/proc/${pid}/stat`);
+  const bytes = readShared(`/proc/${pid}/stat`, true);
   if (bytes === null) return null;
   // The command name may contain spaces and parentheses; the fields after the last ')' are fixed. They are read from
   // the bytes in place: this runs for every process on the machine, several times per trial.
@@ -203,8 +203,12 @@ function readMark(pid: number): string | null {
 // One buffer reused for every /proc read: this runs after every kill, over every process on the machine.
 let shared = Buffer.alloc(64 * 1024);
 
-/** The whole file in the shared buffer (valid until the next call), or null when it cannot be read. */
-function readShared(path: string): Buffer | null {
+/**
+ * The whole file in the shared buffer (valid until the next call), or null when it cannot be read. A `record` file
+ * (`stat`) is one record the kernel formats whole and hands out in one read when the buffer is larger, so a read that
+ * leaves room is all of it (no second read for the end of file); one that fills the buffer goes on like any other.
+ */
+function readShared(path: string, record = false): Buffer | null {
   let fd: number;
   try {
     fd = openSync(path, 'r');
@@ -220,36 +224,14 @@ function readShared(path: string): Buffer | null {
         shared = bigger;
       }
       const n = readSync(fd, shared, length, shared.length - length, null);
-      if (n === 0) return shared.subarray(0, length);
       length += n;
+      if (n === 0 || (record && length < shared.length)) return shared.subarray(0, length);
     }
   } catch {
     return null;
   } finally {
     closeSync(fd);
   }
-}
-
-/**
- * A procfs file that is one record (`stat`): the kernel formats it whole and hands it out in one read when the buffer
- * is larger, so a read that leaves room is all of it; one that fills the buffer goes on as readShared does.
- */
-function readRecord(path: string): Buffer | null {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch {
-    return null;
-  }
-  try {
-    const n = readSync(fd, shared, 0, shared.length, null);
-    if (n < shared.length) return shared.subarray(0, n);
-  } catch {
-    return null;
-  } finally {
-    closeSync(fd);
-  }
-  return readShared(path);
 }
 
 function link(path: string): string | null {
