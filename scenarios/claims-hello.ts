@@ -4,7 +4,7 @@ import { callPrepare, rows } from './support.js';
 import { describeSqlite, showsSqliteWal, storageEvidence, unlistedFiles } from '../harness/claims/storage-evidence.js';
 import { OPERATION_CLAIMS, claimedOperation, gateClaimFinding } from '../harness/claims/operation-claims.js';
 import { excludedByClaim } from '../harness/claims/excluded.js';
-import { failedIfNotHeld } from './gap-points.js';
+import { failedIfNotHeld, heldLook } from './gap-points.js';
 import type { TrialContext } from '../harness/engine/trial-context.js';
 import type { JournalClient } from '../harness/engine/journal-client.js';
 
@@ -81,14 +81,8 @@ async function holdPreparePoints(t: TrialContext, a: JournalClient, b: JournalCl
   for (const point of ['prepare.before-commit', 'prepare.after-commit'].filter((p) => t.capabilities.crashPoints.includes(p))) {
     const runId = t.rng.id('run');
     const params = callPrepare(t, { kind: 'run', runId, nodeId: 'node-a', attempt: 1 });
-    const held = await a.holdAt('prepare', params, point);
-    if (!t.expect(`the prepare stops at the announced ${point}`, 'crashpoint', held.kind)) continue;
-    const visible = (await rows(b)).filter((r) => r.scope.kind === 'run' && r.scope.runId === runId).length;
-    const before = point.endsWith('before-commit');
-    t.expect(`rows of the effect another driver sees while the prepare is held at ${point}`, before ? 0 : 1, visible);
-    // Every announced point is armed: the rest of the prepare may stop again before it answers.
-    let rest = held.kind === 'crashpoint' ? await held.resume() : held;
-    while (rest.kind === 'crashpoint') rest = await rest.resume();
+    const visible = async () => (await rows(b)).filter((r) => r.scope.kind === 'run' && r.scope.runId === runId).length;
+    await heldLook(t, a, 'prepare', params, point, visible, point.endsWith('before-commit') ? 0 : 1, 'rows of the effect another driver sees');
   }
 }
 

@@ -96,7 +96,7 @@ const HOLDS: Record<HeldPoint, Hold> = {
  * Runs `op` on `a` until it stops at `point`, records `look()` (another driver's reading) against `expected`, then lets
  * the operation finish. Each announced point is armed, so the rest of the operation may stop again before it answers.
  */
-async function heldLook<O extends OperationName>(t: TrialContext, a: JournalClient, op: O, params: OpParams<O>, point: string, look: () => Promise<unknown>, expected: unknown, what: string): Promise<void> {
+export async function heldLook<O extends OperationName>(t: TrialContext, a: JournalClient, op: O, params: OpParams<O>, point: string, look: () => Promise<unknown>, expected: unknown, what: string): Promise<void> {
   const held = await a.holdAt(op, params, point);
   if (!t.expect(`the ${op} stops at the announced ${point}`, 'crashpoint', held.kind)) return;
   t.expect(`${what} while the ${op} is held at ${point}`, expected, await look());
