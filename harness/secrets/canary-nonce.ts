@@ -8,7 +8,9 @@ export const CANARY_PREFIX = 'EJC-CANARY-';
 // N, ten characters drawn once per harness process (about 51 bits), four counting its trials. Upper case only: the
 // seeded parts are lower case or end in Z, so the nonce can be cut off again without knowing the seed.
 const PROCESS_PART = BigInt(`0x${randomBytes(8).toString('hex')}`).toString(36).toUpperCase().padStart(10, '0').slice(-10);
-const NONCE = /^EJC-CANARY-N[0-9A-Z]{14}/;
+/** Characters of the head that opens a nonced canary's random part, derived from its seeded part. */
+export const HEAD_LENGTH = 8;
+const NONCED = new RegExp(`^EJC-CANARY-[0-9a-z]{${HEAD_LENGTH}}N[0-9A-Z]{14}`);
 let trials = 0;
 
 /**
@@ -21,14 +23,30 @@ export function trialNonce(): string {
   return `N${PROCESS_PART}${n.toString(36).toUpperCase().padStart(4, '0')}`;
 }
 
-/** `canary` (which starts with the prefix) with `nonce` mixed in right after the prefix. */
+/**
+ * `canary` (which starts with the prefix) with a head and `nonce` mixed in right after the prefix. The head (lower-case
+ * base 36 of the seeded part's SHA-256) makes two canaries of one trial differ from their first character on: a store
+ * that keeps sorted keys or index terms prefix-compressed (an FTS5 segment, an LSM block) writes each term as the part
+ * after what it shares with the one before, and canaries sharing the nonce would lose all of it but their last letters.
+ * With the head only a few characters go (what sorted neighbours share by chance), and the scans look for the rest.
+ */
 export function withNonce(canary: string, nonce: string): string {
-  return `${CANARY_PREFIX}${nonce}${canary.slice(CANARY_PREFIX.length)}`;
+  if (nonce === '') return canary;
+  return `${CANARY_PREFIX}${head(canary)}${nonce}${canary.slice(CANARY_PREFIX.length)}`;
+}
+
+function head(seeded: string): string {
+  return BigInt(`0x${sha256Hex(seeded).slice(0, 12)}`).toString(36).padStart(HEAD_LENGTH, '0').slice(-HEAD_LENGTH);
+}
+
+/** Whether `canary` carries a head and nonce (withNonce), so the first HEAD_LENGTH characters of its random part are its head. */
+export function isNonced(canary: string): boolean {
+  return NONCED.test(canary);
 }
 
 /** The seeded part of a canary: the canary with its nonce cut off (a canary without one is its own seeded part). */
 export function seededPart(canary: string): string {
-  const m = NONCE.exec(canary);
+  const m = NONCED.exec(canary);
   return m === null ? canary : `${CANARY_PREFIX}${canary.slice(m[0].length)}`;
 }
 

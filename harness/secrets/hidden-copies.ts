@@ -5,6 +5,7 @@ import { basename, join, relative } from 'node:path';
 import { brotliDecompressSync, constants, inflateRawSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { canaryId } from './canary-nonce.js';
+import { holdsEncoded } from '../world/canary-forms.js';
 
 /** A piece shorter than this is not evidence: 8 characters of a canary's random part do not occur by chance. */
 export const MIN_PIECE = 8;
@@ -18,17 +19,20 @@ const HEX_RUN = /(?:[0-9A-Fa-f]{2}){12,}/g;
  * least MIN_PIECE, in order (the first half in one column and the second in another, a value chunked over rows or log
  * records, an operator hint keeping a head and a tail); or inside a raw deflate or brotli stream, which has no header to
  * find it by, so it is tried on every value of a SQLite file (read from a copy, never the journal's own connection), on
- * each file whole and on each base64 or hex run decoded.
+ * each file whole and on each base64 or hex run decoded; or as a term of a full-text index in a SQLite file (FTS5,
+ * FTS3/4), read through the index itself: its pages keep terms lowercased and prefix-compressed, the index reads them whole.
  */
 export function scanHiddenCopies(files: readonly string[], canaries: readonly string[], base?: string): Array<{ file: string; canary: number; canarySha256: string }> {
   const hits: Array<{ file: string; canary: number; canarySha256: string }> = [];
   for (const file of files) {
     const data = read(file);
     if (data.length === 0) continue;
-    const streams = decompressed([data, ...(data.subarray(0, 16).equals(SQLITE_HEADER) ? sqliteValues(file) : []), ...decodedRuns(data)]);
+    const sqlite = data.subarray(0, 16).equals(SQLITE_HEADER) ? readSqliteCopy(file) : { values: [], terms: null };
+    const streams = decompressed([data, ...sqlite.values, ...decodedRuns(data)]);
     canaries.forEach((c, i) => {
       const needle = Buffer.from(c, 'utf8');
-      if (heldInPieces(data, needle) || streams.some((s) => s.includes(needle) || heldInPieces(s, needle))) {
+      const inTerms = sqlite.terms !== null && holdsEncoded(sqlite.terms, c, undefined, canaries);
+      if (inTerms || heldInPieces(data, needle) || streams.some((s) => s.includes(needle) || heldInPieces(s, needle))) {
         hits.push({ file: base === undefined ? file : relative(base, file), canary: i, canarySha256: canaryId(c) });
       }
     });
@@ -110,6 +114,14 @@ function decodedRuns(data: Buffer): Buffer[] {
  * directory (removed again), so the journal's own files, locks and checkpoints are untouched. Unreadable: none.
  */
 export function sqliteValues(file: string): Buffer[] {
+  return readSqliteCopy(file).values;
+}
+
+/**
+ * The values of sqliteValues and, when the file has full-text tables, every term their indexes hold (one per line,
+ * as the index returns it: lowercased by its tokenizer), read through fts5vocab or fts4aux tables made on the copy.
+ */
+export function readSqliteCopy(file: string): { values: Buffer[]; terms: Buffer | null } {
   const dir = mkdtempSync(join(tmpdir(), 'ejc-values-'));
   try {
     const copy = join(dir, basename(file));
@@ -117,25 +129,54 @@ export function sqliteValues(file: string): Buffer[] {
     if (existsSync(`${file}-wal`)) copyFileSync(`${file}-wal`, `${copy}-wal`);
     const db = new Database(copy, { fileMustExist: true });
     try {
-      const out: Buffer[] = [];
+      const values: Buffer[] = [];
       const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[];
       for (const table of tables) {
-        for (const row of db.prepare(`SELECT * FROM "${table.replace(/"/g, '""')}"`).raw().iterate() as Iterable<unknown[]>) {
-          for (const v of row) {
-            if (Buffer.isBuffer(v)) out.push(v);
-            else if (typeof v === 'string' && v.length >= 4) out.push(Buffer.from(v, 'utf8'));
+        try {
+          for (const row of db.prepare(`SELECT * FROM ${quoted(table)}`).raw().iterate() as Iterable<unknown[]>) {
+            for (const v of row) {
+              if (Buffer.isBuffer(v)) values.push(v);
+              else if (typeof v === 'string' && v.length >= 4) values.push(Buffer.from(v, 'utf8'));
+            }
           }
+        } catch {
+          // a virtual table this build cannot read (a module it lacks, a contentless FTS4 table): its shadow tables are
+          // plain tables and read as such
         }
       }
-      return out;
+      return { values, terms: ftsTerms(db) };
     } finally {
       db.close();
     }
   } catch {
-    return []; // not a database after all, or torn: the byte scans still read it whole
+    return { values: [], terms: null }; // not a database after all, or torn: the byte scans still read it whole
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+// Every term of every FTS5 and FTS3/4 table of the (copied) database, or null when it has none.
+function ftsTerms(db: Database.Database): Buffer | null {
+  const virtual = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%'").all() as Array<{ name: string; sql: string }>;
+  const terms: string[] = [];
+  virtual.forEach(({ name, sql }, i) => {
+    const module = /\bUSING\s+(fts5|fts4|fts3)\b/i.exec(sql)?.[1]?.toLowerCase();
+    if (module === undefined) return;
+    const vocab = `temp.ejc_terms_${i}`;
+    try {
+      db.exec(module === 'fts5' ? `CREATE VIRTUAL TABLE ${vocab} USING fts5vocab(main, ${quoted(name)}, 'row')` : `CREATE VIRTUAL TABLE ${vocab} USING fts4aux(main, ${quoted(name)})`);
+      for (const term of db.prepare(`SELECT DISTINCT term FROM ${vocab}`).pluck().iterate() as Iterable<unknown>) {
+        if (typeof term === 'string') terms.push(term);
+      }
+    } catch {
+      // a tokenizer this build lacks, or a torn index: the byte scans still read its pages
+    }
+  });
+  return terms.length === 0 ? null : Buffer.from(terms.join('\n'), 'utf8');
+}
+
+function quoted(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
 }
 
 function read(file: string): Buffer {

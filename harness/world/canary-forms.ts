@@ -3,7 +3,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { relative } from 'node:path';
 import { constants, inflateRawSync } from 'node:zlib';
-import { canaryId, CANARY_PREFIX } from '../secrets/canary-nonce.js';
+import { canaryId, CANARY_PREFIX, isNonced } from '../secrets/canary-nonce.js';
 
 // Shorter runs cannot hold a whole canary (16 bytes or more) in any of these encodings.
 const BASE64_RUN = /[A-Za-z0-9+/_-]{20,}/g;
@@ -11,6 +11,9 @@ const HEX_RUN = /[0-9A-Fa-f]{32,}/g;
 // Streams tried per file, and bytes one may inflate to: bounds, so a file full of bytes that look like stream headers
 // (random data decodes to a little garbage before its error) costs a known amount of time and memory.
 const MAX_STREAMS = 2048;
+// Leading characters of a nonced canary's head a prefix-compressed index may have left out of its term (what the term
+// shares with its sorted neighbour): two heads share this much by chance about once in 36^6 pairs.
+const HEAD_SLACK = 6;
 const MAX_INFLATED = 1 << 20;
 
 /** The views of a file a transformed canary could hide in: `exact` ones hold it whole, `folded` ones lowercased. */
@@ -25,7 +28,8 @@ export interface Views {
  * whole file read as UTF-16 in both byte orders, and every zlib or gzip stream inflated (a compressed request kept "for
  * re-issue"). The file and its inflated streams are also kept lowercased, where the canary's random part is looked for
  * lowercased: a case-normalised copy or a full-text index (which lowercases and splits at the canary's dashes) holds it.
- * A canary is found whole (or its whole random part), never by a fragment.
+ * A canary is found whole (or its whole random part, less the start of its head that a prefix-compressed index drops),
+ * never by a fragment.
  */
 export function decodedViews(data: Buffer): Views {
   const text = data.toString('latin1');
@@ -82,12 +86,16 @@ export function scanEncodedForms(files: readonly string[], canaries: readonly st
   return hits;
 }
 
-// The canary after its fixed prefix, lowercased: its random part (nonce and seeded part), one word to a tokenizer.
-// Null for a value that is not a canary or whose random part is too short to be unmistakable.
+// The canary after its fixed prefix, lowercased: its random part (head, nonce and seeded part), one word to a tokenizer.
+// A nonced canary's is looked for without the first HEAD_SLACK characters of its head: a full-text index or an LSM
+// block keeps its terms sorted and writes each as the part after what it shares with the term before it, and that
+// neighbour may be another canary (the rest, nonce and seeded part, still names this canary alone). Null for a value
+// that is not a canary or whose random part is too short to be unmistakable.
 function foldedRandomPart(canary: string): Buffer | null {
   if (!canary.startsWith(CANARY_PREFIX)) return null;
   const random = canary.slice(CANARY_PREFIX.length);
-  return /^[0-9A-Za-z]{12,}$/.test(random) ? Buffer.from(random.toLowerCase(), 'latin1') : null;
+  if (!/^[0-9A-Za-z]{12,}$/.test(random)) return null;
+  return Buffer.from(random.slice(isNonced(canary) ? HEAD_SLACK : 0).toLowerCase(), 'latin1');
 }
 
 // Each zlib (RFC 1950) and gzip (RFC 1952) stream, inflated as far as it goes (trailing bytes of a page are ignored).
