@@ -5,7 +5,8 @@ import { basename, join, relative } from 'node:path';
 import { brotliDecompressSync, constants, inflateRawSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { canaryId } from './canary-nonce.js';
-import { holdsEncoded } from '../world/canary-forms.js';
+import { ftsTerms, heldAsTrigrams } from './fts-terms.js';
+import { holdsDigest, holdsEncoded } from '../world/canary-forms.js';
 
 /** A piece shorter than this is not evidence: 8 characters of a canary's random part do not occur by chance. */
 export const MIN_PIECE = 8;
@@ -20,7 +21,8 @@ const HEX_RUN = /(?:[0-9A-Fa-f]{2}){12,}/g;
  * records, an operator hint keeping a head and a tail); or inside a raw deflate or brotli stream, which has no header to
  * find it by, so it is tried on every value of a SQLite file (read from a copy, never the journal's own connection), on
  * each file whole and on each base64 or hex run decoded; or as a term of a full-text index in a SQLite file (FTS5,
- * FTS3/4), read through the index itself: its pages keep terms lowercased and prefix-compressed, the index reads them whole.
+ * FTS3/4), read through the index itself: its pages keep terms lowercased and prefix-compressed, the index reads them whole;
+ * or as a hash of it in a SQLite blob.
  */
 export function scanHiddenCopies(files: readonly string[], canaries: readonly string[], base?: string): Array<{ file: string; canary: number; canarySha256: string }> {
   const hits: Array<{ file: string; canary: number; canarySha256: string }> = [];
@@ -28,11 +30,14 @@ export function scanHiddenCopies(files: readonly string[], canaries: readonly st
     const data = read(file);
     if (data.length === 0) continue;
     const sqlite = data.subarray(0, 16).equals(SQLITE_HEADER) ? readSqliteCopy(file) : { values: [], terms: null };
+    const termSet = new Set(sqlite.terms === null ? [] : sqlite.terms.toString('utf8').split('\n'));
     const streams = decompressed([data, ...sqlite.values, ...decodedRuns(data)]);
+    // A hash kept as a blob (16 to 64 bytes of it in a value) is hex here; the file's hex and base64 runs, canary-forms.
+    const blobs = sqlite.values.filter((v) => v.length >= 16 && v.length <= 4096).map((v) => v.toString('hex'));
     canaries.forEach((c, i) => {
       const needle = Buffer.from(c, 'utf8');
-      const inTerms = sqlite.terms !== null && holdsEncoded(sqlite.terms, c, undefined, canaries);
-      if (inTerms || heldInPieces(data, needle) || streams.some((s) => s.includes(needle) || heldInPieces(s, needle))) {
+      const inTerms = sqlite.terms !== null && (holdsEncoded(sqlite.terms, c, undefined, canaries) || heldAsTrigrams(termSet, c));
+      if (inTerms || holdsDigest(blobs, c) || heldInPieces(data, needle) || streams.some((s) => s.includes(needle) || heldInPieces(s, needle))) {
         hits.push({ file: base === undefined ? file : relative(base, file), canary: i, canarySha256: canaryId(c) });
       }
     });
@@ -133,7 +138,7 @@ export function readSqliteCopy(file: string): { values: Buffer[]; terms: Buffer 
       const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[];
       for (const table of tables) {
         try {
-          for (const row of db.prepare(`SELECT * FROM ${quoted(table)}`).raw().iterate() as Iterable<unknown[]>) {
+          for (const row of db.prepare(`SELECT * FROM ${`"${table.replace(/"/g, '""')}"`}`).raw().iterate() as Iterable<unknown[]>) {
             for (const v of row) {
               if (Buffer.isBuffer(v)) values.push(v);
               else if (typeof v === 'string' && v.length >= 4) values.push(Buffer.from(v, 'utf8'));
@@ -144,7 +149,8 @@ export function readSqliteCopy(file: string): { values: Buffer[]; terms: Buffer 
           // plain tables and read as such
         }
       }
-      return { values, terms: ftsTerms(db) };
+      const terms = ftsTerms(db);
+      return { values, terms: terms === null ? null : Buffer.from(terms.join('\n'), 'utf8') };
     } finally {
       db.close();
     }
@@ -153,30 +159,6 @@ export function readSqliteCopy(file: string): { values: Buffer[]; terms: Buffer 
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-// Every term of every FTS5 and FTS3/4 table of the (copied) database, or null when it has none.
-function ftsTerms(db: Database.Database): Buffer | null {
-  const virtual = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE%'").all() as Array<{ name: string; sql: string }>;
-  const terms: string[] = [];
-  virtual.forEach(({ name, sql }, i) => {
-    const module = /\bUSING\s+(fts5|fts4|fts3)\b/i.exec(sql)?.[1]?.toLowerCase();
-    if (module === undefined) return;
-    const vocab = `temp.ejc_terms_${i}`;
-    try {
-      db.exec(module === 'fts5' ? `CREATE VIRTUAL TABLE ${vocab} USING fts5vocab(main, ${quoted(name)}, 'row')` : `CREATE VIRTUAL TABLE ${vocab} USING fts4aux(main, ${quoted(name)})`);
-      for (const term of db.prepare(`SELECT DISTINCT term FROM ${vocab}`).pluck().iterate() as Iterable<unknown>) {
-        if (typeof term === 'string') terms.push(term);
-      }
-    } catch {
-      // a tokenizer this build lacks, or a torn index: the byte scans still read its pages
-    }
-  });
-  return terms.length === 0 ? null : Buffer.from(terms.join('\n'), 'utf8');
-}
-
-function quoted(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
 }
 
 function read(file: string): Buffer {

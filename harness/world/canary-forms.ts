@@ -2,8 +2,10 @@
 // compressed, or case-folded and cut at its punctuation (a lowercased copy, a full-text index's tokens).
 import { readFileSync, statSync } from 'node:fs';
 import { relative } from 'node:path';
+import { createHash } from 'node:crypto';
 import { constants, inflateRawSync } from 'node:zlib';
 import { canaryId, CANARY_PREFIX, isNonced } from '../secrets/canary-nonce.js';
+import { heldAsTrigrams, imageTerms } from '../secrets/fts-terms.js';
 
 // Shorter runs cannot hold a whole canary (16 bytes or more) in any of these encodings.
 const BASE64_RUN = /[A-Za-z0-9+/_-]{20,}/g;
@@ -16,10 +18,16 @@ const MAX_STREAMS = 2048;
 const HEAD_SLACK = 6;
 const MAX_INFLATED = 1 << 20;
 
-/** The views of a file a transformed canary could hide in: `exact` ones hold it whole, `folded` ones lowercased. */
+/**
+ * The views of a file a transformed canary could hide in: `exact` ones hold it whole, `folded` ones lowercased, and
+ * `digests` is every hex run and every decoded base64 run as lower-case hex, where a hash of it would be.
+ */
 export interface Views {
   readonly exact: Buffer[];
   readonly folded: Buffer[];
+  readonly digests: string[];
+  /** The terms of the file's full-text indexes when it is a SQLite image that has some (fts-terms.ts), else empty. */
+  readonly terms: ReadonlySet<string>;
 }
 
 /**
@@ -34,10 +42,16 @@ export interface Views {
 export function decodedViews(data: Buffer): Views {
   const text = data.toString('latin1');
   const exact: Buffer[] = [];
+  const digests: string[] = [];
   for (const [run] of text.matchAll(BASE64_RUN)) {
-    for (let offset = 0; offset < 4; offset++) exact.push(Buffer.from(run.slice(offset).replace(/[-_]/g, (c) => (c === '-' ? '+' : '/')), 'base64'));
+    for (let offset = 0; offset < 4; offset++) {
+      const decoded = Buffer.from(run.slice(offset).replace(/[-_]/g, (c) => (c === '-' ? '+' : '/')), 'base64');
+      exact.push(decoded);
+      if (decoded.length >= 16) digests.push(decoded.toString('hex'));
+    }
   }
   for (const [run] of text.matchAll(HEX_RUN)) {
+    digests.push(run.toLowerCase());
     for (let offset = 0; offset < 2; offset++) {
       const even = run.slice(offset, offset + Math.floor((run.length - offset) / 2) * 2);
       exact.push(Buffer.from(even, 'hex'));
@@ -49,8 +63,11 @@ export function decodedViews(data: Buffer): Views {
   }
   const inflated = inflatedStreams(data);
   exact.push(...inflated);
-  const folded = [text, ...inflated.map((b) => b.toString('latin1'))].map((s) => Buffer.from(s.toLowerCase(), 'latin1'));
-  return { exact, folded };
+  const lower = text.toLowerCase();
+  const terms = data.subarray(0, 16).toString('latin1') === 'SQLite format 3\0' ? imageTerms(data, lower) : null;
+  // Index terms, one per line, are lowercase words: the folded search finds a canary's random part among them.
+  const folded = [lower, ...inflated.map((b) => b.toString('latin1').toLowerCase()), ...(terms === null ? [] : [terms.join('\n')])].map((s) => Buffer.from(s, 'latin1'));
+  return { exact, folded, digests, terms: new Set(terms ?? []) };
 }
 
 /**
@@ -61,6 +78,7 @@ export function decodedViews(data: Buffer): Views {
 export function holdsEncoded(data: Buffer, canary: string, views = decodedViews(data), siblings: readonly string[] = []): boolean {
   const needle = Buffer.from(canary, 'utf8');
   if (views.exact.some((v) => v.includes(needle))) return true;
+  if (holdsDigest(views.digests, canary) || heldAsTrigrams(views.terms, canary)) return true;
   const random = foldedRandomPart(canary);
   if (random === null) return false;
   const longer = siblings.map(foldedRandomPart).filter((b): b is Buffer => b !== null && b.length > random.length && b.subarray(0, random.length).equals(random));
@@ -70,6 +88,29 @@ export function holdsEncoded(data: Buffer, canary: string, views = decodedViews(
     }
     return false;
   });
+}
+
+/**
+ * True when one of `hexRuns` (lower-case hex) contains a hash of `canary`: SHA-256, SHA-1, MD5 or SHA-512 of the canary,
+ * of it as a JSON string or as a Bearer credential. §11 excludes a secret key before hashing, "not hashed and hidden": a
+ * journal keeping a fingerprint of a token (to notice a rotated one) keeps an equality oracle of it. A keyed hash (an HMAC
+ * with a key of the journal's own) cannot be seen this way, and is not claimed.
+ */
+export function holdsDigest(hexRuns: readonly string[], canary: string): boolean {
+  if (hexRuns.length === 0) return false;
+  return digestsOf(canary).some((d) => hexRuns.some((r) => r.includes(d)));
+}
+
+const DIGESTS = new Map<string, string[]>();
+function digestsOf(canary: string): string[] {
+  let out = DIGESTS.get(canary);
+  if (out === undefined) {
+    out = [canary, JSON.stringify(canary), `Bearer ${canary}`].flatMap((input) => ['sha256', 'sha1', 'md5', 'sha512'].map((a) => createHash(a).update(input, 'utf8').digest('hex')));
+    // A trial's canaries are asked about again and again; a long run makes many, so the memo forgets the oldest.
+    if (DIGESTS.size >= 4096) DIGESTS.delete(DIGESTS.keys().next().value!);
+    DIGESTS.set(canary, out);
+  }
+  return out;
 }
 
 /** Which canaries appear transformed in which file (by canaryId, never by value). */

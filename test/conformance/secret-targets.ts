@@ -21,6 +21,10 @@ const CATCHES: Readonly<Record<string, readonly string[]>> = {
   // Transformed copies: found by the byte scans' case-folded and inflated views (harness/world/canary-forms.ts).
   'secret-fts-search-index': ['secrets.args-never-on-disk'],
   'secret-gzip-request-copy': ['secrets.args-never-on-disk'],
+  // A trigram index (every three characters a term) and a hash kept as a fingerprint: read through fts5vocab, and the
+  // hashes of each canary looked for in the file's hex and base64 runs and its blobs (harness/secrets/hidden-copies.ts).
+  'secret-fts-trigram-index': ['secrets.args-never-on-disk'],
+  'secret-token-fingerprint': ['secrets.args-never-on-disk'],
   // A note written only on the path a call takes when it does not commit.
   'secret-notes-attention-note': ['secrets.unresolved-never-on-disk'],
   // An append to an old file in old directories four levels down: the world scan reads small subtrees whole.

@@ -21,11 +21,11 @@ const rng = createRng(3);
 const fixed = Array.from({ length: 20 }, () => makeCanary(() => rng.next(), nonce));
 
 // An operator search index over requests, as a journal might keep one: each canary a term of its own, lowercased.
-function indexed(name: string, module: 'fts5' | 'fts4' | 'fts5 porter', canaries: readonly string[], contentless: boolean): string {
+function indexed(name: string, module: 'fts5' | 'fts4' | 'fts5 porter' | 'fts5 trigram', canaries: readonly string[], contentless: boolean): string {
   const file = join(dir, `${name}.db`);
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
-  const options = [contentless ? (module === 'fts4' ? 'content=""' : "content=''") : '', module === 'fts5 porter' ? "tokenize='porter unicode61'" : ''].filter((o) => o !== '');
+  const options = [contentless ? (module === 'fts4' ? 'content=""' : "content=''") : '', module === 'fts5 porter' ? "tokenize='porter unicode61'" : module === 'fts5 trigram' ? "tokenize='trigram'" : ''].filter((o) => o !== '');
   db.exec(`CREATE VIRTUAL TABLE search USING ${module.split(' ')[0]}(tool, request${options.map((o) => `, ${o}`).join('')})`);
   const order = canaries.map((c, i) => ({ c, k: (i * 7919) % canaries.length })).sort((a, b) => a.k - b.k);
   const insert = db.prepare('INSERT INTO search(rowid, tool, request) VALUES (?, ?, ?)');
@@ -35,13 +35,16 @@ function indexed(name: string, module: 'fts5' | 'fts4' | 'fts5 porter', canaries
 }
 
 describe('canaries in a full-text index', () => {
-  for (const module of ['fts5', 'fts4', 'fts5 porter'] as const) {
+  for (const module of ['fts5', 'fts4', 'fts5 porter', 'fts5 trigram'] as const) {
     it(`a contentless ${module} index: every canary found in its pages and through the index`, () => {
       const file = indexed(`contentless-${module}`, module, [...explore, ...fixed], true);
       const bytes = readFileSync(file);
       const all = [...explore, ...fixed];
       expect(all.filter((c) => !bytes.includes(Buffer.from(c))), 'no canary is in the file as it was planted').toEqual(all);
-      expect(all.filter((c) => !holdsEncoded(bytes, c, undefined, all)).map(seededPart), 'the byte scan of the pages').toEqual([]);
+      // The pages without the file header, as a WAL frame holds them: the byte scan alone, no read through the index.
+      const pages = bytes.subarray(100);
+      if (module !== 'fts5 trigram') expect(all.filter((c) => !holdsEncoded(pages, c, undefined, all)).map(seededPart), 'the byte scan of the pages').toEqual([]);
+      expect(all.filter((c) => !holdsEncoded(bytes, c, undefined, all)).map(seededPart), 'the scan of the file, its index read from the image').toEqual([]);
       const hits = new Set(scanHiddenCopies([file], all).map((h) => h.canary));
       expect(all.filter((_, i) => !hits.has(i)).map(seededPart), 'read through the index').toEqual([]);
     });
@@ -50,7 +53,7 @@ describe('canaries in a full-text index', () => {
   it('without the head, canaries sharing the nonce lose all but their last letters to the prefix compression (why the head exists)', () => {
     // The shape canaries had before: the nonce right after the prefix, so sorted neighbours share all of it.
     const headless = explore.map((c) => `${CANARY_PREFIX}${nonce}${seededPart(c).slice(CANARY_PREFIX.length)}`);
-    const bytes = readFileSync(indexed('headless', 'fts5', headless, true));
+    const bytes = readFileSync(indexed('headless', 'fts5', headless, true)).subarray(100);
     const missed = headless.filter((c) => !holdsEncoded(bytes, c, undefined, headless));
     expect(missed.length).toBeGreaterThan(headless.length / 2);
   });

@@ -67,6 +67,8 @@ export const SECRET = [
   'secret-query-value-unreserved',
   'secret-userinfo-password-only',
   'secret-fts-search-index',
+  'secret-fts-trigram-index',
+  'secret-token-fingerprint',
   'secret-gzip-request-copy',
   'secret-notes-attention-note',
   'secret-notes-deep-audit-log',

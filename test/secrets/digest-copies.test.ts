@@ -1,0 +1,45 @@
+// A hash of a canary kept beside the row (a token "fingerprint") is found as hex, base64 or a blob; an HMAC under a key
+// of the journal's own is not claimed, and no unrelated digest is taken for one.
+import { createHash, createHmac } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { scanHiddenCopies } from '../../harness/secrets/hidden-copies.js';
+import { trialNonce, withNonce } from '../../harness/secrets/canary-nonce.js';
+import { holdsEncoded } from '../../harness/world/canary-forms.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'ejc-digest-test-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const canary = withNonce('EJC-CANARY-k3j9x1q2m0p8Z', trialNonce());
+const other = withNonce('EJC-CANARY-k3j9x1q2m0p9Z', trialNonce());
+const hash = (a: string, input: string): Buffer => createHash(a).update(input).digest();
+
+describe('hashes of a canary', () => {
+  it('finds SHA-256, SHA-1, MD5 and SHA-512 of the canary, its JSON string or its Bearer header, as hex (either case) or base64', () => {
+    for (const a of ['sha256', 'sha1', 'md5', 'sha512']) {
+      for (const input of [canary, JSON.stringify(canary), `Bearer ${canary}`]) {
+        const d = hash(a, input);
+        for (const text of [d.toString('hex'), d.toString('hex').toUpperCase(), d.toString('base64'), d.toString('base64url')]) {
+          expect(holdsEncoded(Buffer.from(`{"effect":"7","fingerprint":"${text}","at":1}`), canary), `${a} ${text}`).toBe(true);
+        }
+      }
+    }
+  });
+
+  it('finds a hash kept as a blob in a SQLite table', () => {
+    const file = join(dir, 'blob.db');
+    const db = new Database(file);
+    db.exec('CREATE TABLE fp (effect TEXT, sha BLOB)');
+    db.prepare('INSERT INTO fp VALUES (?, ?)').run('7', hash('sha256', canary));
+    db.close();
+    expect(scanHiddenCopies([file], [canary, other]).map((h) => h.canary)).toEqual([0]);
+  });
+
+  it('takes no other canary\'s hash, no unrelated digest and no keyed hash for it', () => {
+    const text = [hash('sha256', other).toString('hex'), hash('sha256', 'unrelated').toString('hex'), createHmac('sha256', 'journal key').update(canary).digest('hex')].join(' ');
+    expect(holdsEncoded(Buffer.from(text), canary)).toBe(false);
+    expect(holdsEncoded(Buffer.from(text), other)).toBe(true);
+  });
+});
