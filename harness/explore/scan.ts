@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { TrialContext } from '../engine/trial-context.js';
-import { decodedViews, holdsEncoded, type Views } from '../world/canary-forms.js';
+import { decodedViews, holdsEncoded, namedAfter, type Views } from '../world/canary-forms.js';
 
 /** Reads every file under `dir` whole and records which canaries (by id) each holds. */
 export function scanJournalDir(t: TrialContext, dir: string, canaries: readonly string[], memo: ScanMemo = new ScanMemo()): void {
@@ -19,8 +19,10 @@ export function scanJournalDir(t: TrialContext, dir: string, canaries: readonly 
     }
     files += 1;
     bytes += data.length;
+    // A file named after a canary (or its hash) holds it in its directory entry, whatever its bytes.
+    const named = namedAfter(relative(dir, path), canaries);
     memo.held(path, data, canaries).forEach((held, id) => {
-      if (held) hits.push({ id, file: relative(dir, path) });
+      if (held || named[id]) hits.push({ id, file: relative(dir, path) });
     });
   }
   t.tally.bytesScanned += bytes;

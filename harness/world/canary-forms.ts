@@ -117,14 +117,27 @@ function digestsOf(canary: string): string[] {
 export function scanEncodedForms(files: readonly string[], canaries: readonly string[], base?: string): Array<{ file: string; canary: number; canarySha256: string }> {
   const hits: Array<{ file: string; canary: number; canarySha256: string }> = [];
   for (const file of files) {
+    const name = base === undefined ? file : relative(base, file);
+    const named = namedAfter(name, canaries);
     const data = read(file);
-    if (data.length === 0) continue;
-    const views = decodedViews(data);
+    const views = data.length === 0 ? null : decodedViews(data);
     canaries.forEach((c, i) => {
-      if (holdsEncoded(data, c, views, canaries)) hits.push({ file: base === undefined ? file : relative(base, file), canary: i, canarySha256: canaryId(c) });
+      if (named[i] || (views !== null && holdsEncoded(data, c, views, canaries))) hits.push({ file: name, canary: i, canarySha256: canaryId(c) });
     });
   }
   return hits;
+}
+
+/**
+ * For each canary, whether the path `name` (relative to the journal's directory, or whole for a file outside it) holds
+ * it in any form holdsEncoded knows, a hash of it included: a directory entry is bytes on disk too, and a file named
+ * after a credential (a per-token cache, a marker named by the token's SHA-256) keeps the credential or its equality
+ * oracle there, whatever the file contains.
+ */
+export function namedAfter(name: string, canaries: readonly string[]): boolean[] {
+  const bytes = Buffer.from(name, 'utf8');
+  const views = decodedViews(bytes);
+  return canaries.map((c) => bytes.includes(Buffer.from(c, 'utf8')) || holdsEncoded(bytes, c, views, canaries));
 }
 
 // The canary after its fixed prefix, lowercased: its random part (head, nonce and seeded part), one word to a tokenizer.

@@ -25,6 +25,8 @@ const CATCHES: Readonly<Record<string, readonly string[]>> = {
   // hashes of each canary looked for in the file's hex and base64 runs and its blobs (harness/secrets/hidden-copies.ts).
   'secret-fts-trigram-index': ['secrets.args-never-on-disk'],
   'secret-token-fingerprint': ['secrets.args-never-on-disk'],
+  // A marker file named by a token's hash: the scans read every path under the journal's directory too.
+  'secret-credential-named-file': ['secrets.args-never-on-disk'],
   // A note written only on the path a call takes when it does not commit.
   'secret-notes-attention-note': ['secrets.unresolved-never-on-disk'],
   // An append to an old file in old directories four levels down: the world scan reads small subtrees whole.

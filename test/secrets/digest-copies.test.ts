@@ -1,14 +1,14 @@
 // A hash of a canary kept beside the row (a token "fingerprint") is found as hex, base64 or a blob; an HMAC under a key
 // of the journal's own is not claimed, and no unrelated digest is taken for one.
 import { createHash, createHmac } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { scanHiddenCopies } from '../../harness/secrets/hidden-copies.js';
 import { trialNonce, withNonce } from '../../harness/secrets/canary-nonce.js';
-import { holdsEncoded } from '../../harness/world/canary-forms.js';
+import { holdsEncoded, namedAfter, scanEncodedForms } from '../../harness/world/canary-forms.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ejc-digest-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -41,5 +41,19 @@ describe('hashes of a canary', () => {
     const text = [hash('sha256', other).toString('hex'), hash('sha256', 'unrelated').toString('hex'), createHmac('sha256', 'journal key').update(canary).digest('hex')].join(' ');
     expect(holdsEncoded(Buffer.from(text), canary)).toBe(false);
     expect(holdsEncoded(Buffer.from(text), other)).toBe(true);
+  });
+});
+
+describe('paths named after a canary', () => {
+  it('finds a file named after a canary or its hash, whatever its bytes, and no other canary for it', () => {
+    const sha = hash('sha256', canary).toString('hex');
+    expect(namedAfter(`credentials/${sha}.last-used`, [canary, other])).toEqual([true, false]);
+    expect(namedAfter(`cache/${canary.toLowerCase()}/state.json`, [canary, other])).toEqual([true, false]);
+    expect(namedAfter('effects.db-wal', [canary, other])).toEqual([false, false]);
+    mkdirSync(join(dir, 'journal', 'credentials'), { recursive: true });
+    writeFileSync(join(dir, 'journal', 'credentials', `${sha}.last-used`), '7\n');
+    writeFileSync(join(dir, 'journal', 'empty-named'), '');
+    const files = [join(dir, 'journal', 'credentials', `${sha}.last-used`), join(dir, 'journal', 'empty-named')];
+    expect(scanEncodedForms(files, [canary, other], join(dir, 'journal')).map((h) => [h.file, h.canary])).toEqual([[`credentials/${sha}.last-used`, 0]]);
   });
 });

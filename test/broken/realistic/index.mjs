@@ -69,6 +69,7 @@ export const SECRET = [
   'secret-fts-search-index',
   'secret-fts-trigram-index',
   'secret-token-fingerprint',
+  'secret-credential-named-file',
   'secret-gzip-request-copy',
   'secret-notes-attention-note',
   'secret-notes-deep-audit-log',
