@@ -67,8 +67,8 @@ export const claimsHello: Scenario[] = [
     tags: ['claims', 'run', 'concurrency'],
     needs: ['point:prepare.before-commit'],
     description:
-      'A first driver prepares and is held at each announced prepare point; a second driver on the same files lists the rows meanwhile. Held at prepare.before-commit the effect must not be visible (the point is before the commit and the journal waits there); held at prepare.after-commit it must be. A point announced but never reached, or announced while the journal goes on past it, would make the kills the matrix plans there prove nothing.',
-    asserts: ['the prepare stops at each announced prepare point', 'while held at prepare.before-commit the effect is not visible to another driver', 'while held at prepare.after-commit it is'],
+      'A first driver prepares and is held at each announced prepare point; a second driver on the same files lists the rows meanwhile. Held at prepare.before-commit the effect must not be visible (the point is before the commit and the journal waits there); held at prepare.after-commit it must be. The look waits until /proc shows the held driver blocked (every thread asleep, no CPU time added over 40 ms; at most 500 ms): a journal that goes on without its resume has answered by then, on any load, and fails, as does one that changes a file under its directory while held. A point announced but never reached, or announced while the journal goes on past it, would make the kills the matrix plans there prove nothing.',
+    asserts: ['the prepare stops at each announced prepare point', 'while held, the driver sends nothing and no file under the journal directory changes', 'while held at prepare.before-commit the effect is not visible to another driver', 'while held at prepare.after-commit it is'],
     async trial(t) {
       const a = await t.driver('primary');
       const b = await t.driver('rival');

@@ -107,4 +107,4 @@ export const GAP = [
 ];
 
 /** The redteam-points journals that speak the wire protocol themselves (run with --cmd "node <module>"; test/claims/points-held.test.ts). */
-export const GAP_COMMANDS = ['gap-point-does-not-wait'];
+export const GAP_COMMANDS = ['gap-point-does-not-wait', 'gap2-point-goes-on-later'];
