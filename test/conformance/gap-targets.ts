@@ -22,6 +22,8 @@ const CATCHES: Readonly<Record<string, readonly string[]>> = {
   // Deletes the captured rows before refusing an outer transaction, and claims outerTransactionProbe: false, which kept
   // cp11.session-sweep.outer-transaction out: the probe is asked anyway, and answering it as a probe contradicts the claim.
   'gap2-outer-probe-claimed-off': ['claims.operations-match-hello'],
+  // Resolutions stamped in January 1970 (epoch seconds read as milliseconds): the time must fall within the resolve call.
+  'gap2-resolution-time-in-seconds': ['journal.operator-resolution'],
 };
 
 // Where the two outside-the-directory journals write (their DEBUG_DIR and INDEX_DIR), removed after their run.

@@ -105,6 +105,7 @@ export const GAP = [
   'gap-secret-debug-log-base64',
   'gap-state-outside-dir',
   'gap2-outer-probe-claimed-off',
+  'gap2-resolution-time-in-seconds',
 ];
 
 /** The redteam-points journals that speak the wire protocol themselves (run with --cmd "node <module>"; test/claims/points-held.test.ts). */
