@@ -19,20 +19,21 @@ export const HELD_POINTS = [
   'kxm.declare.after-commit',
   'kxm.dispatch.after-commit',
   'kxm.complete.before-commit',
+  'checkpoint.before',
 ] as const;
 type HeldPoint = (typeof HELD_POINTS)[number];
 
 export const gapPoints: Scenario[] = [
   defineScenario({
     id: 'claims.crash-points-block.beyond-prepare',
-    title: 'Each announced settle, sweep and KXM crash point is reached and blocks where its name says: before the commit nothing shows, after it the write does',
+    title: 'Each announced settle, sweep, checkpoint and KXM crash point is reached and blocks where its name says: before the commit nothing shows, after it the write does',
     spec: 'effect-journal §6, §9, §12.3–§12.4, §12.11; kxm-effects-and-recovery (intent, dispatch mark, completion); ejc protocol: announced crash points block until resumed, "a point must be reached exactly where its name says"',
     tags: ['claims', 'run', 'concurrency'],
     needs: [`anyPoint:${HELD_POINTS.join(',')}`],
     description:
       'A first driver runs the operation of each announced point and is held there; a second driver on the same files reads the state meanwhile. ' +
       'Held at settle.before-commit the effect must still read prepared, at settle.after-commit committed; at run-sweep.before-commit and session-sweep.before-commit the swept rows must still be there, at session-sweep.after-commit gone; ' +
-      'at kxm.declare.after-commit the intent must be listed, at kxm.dispatch.after-commit the effect dispatched, at kxm.complete.before-commit not yet completed. ' +
+      'at kxm.declare.after-commit the intent must be listed, at kxm.dispatch.after-commit the effect dispatched, at kxm.complete.before-commit not yet completed; at checkpoint.before no file may have changed since the checkpoint was asked for. ' +
       'The look waits until /proc shows the held driver blocked (every thread asleep, no CPU time added over 40 ms; at most 500 ms), so a journal that goes on without its resume has sent its answer by then on any load and fails; a file under the journal directory (SQLite\'s -shm aside) that changed since the announcement fails too. ' +
       'A point announced but never reached, announced after the write it names is committed (or, unblocking, with the write committed while held) would make the kills the generated schedules and the kxm.* scenarios plan there prove nothing.',
     asserts: ['the operation stops at each announced point', 'while held, the driver sends nothing and no file under the journal directory changes', 'while held, a second driver sees the state the point\'s name says (before the commit: the old state; after it: the new one)'],
@@ -66,6 +67,12 @@ export async function failedIfNotHeld(t: TrialContext, held: JournalClient, body
 type Hold = (t: TrialContext, a: JournalClient, b: JournalClient, point: HeldPoint) => Promise<void>;
 
 const HOLDS: Record<HeldPoint, Hold> = {
+  // Before the checkpoint nothing of it may be written: the files read as they were when the checkpoint was asked for.
+  'checkpoint.before': async (t, a, _b, point) => {
+    await committedRun(t, a, t.rng.id('run'));
+    const asked = journalFileDigests(a.journalDir);
+    await heldLook(t, a, 'checkpoint', {}, point, () => Promise.resolve(changedFiles(asked, journalFileDigests(a.journalDir))), [], 'files under the journal directory changed since the checkpoint was asked for');
+  },
   'settle.before-commit': (t, a, b, point) => settleHeld(t, a, b, point, 'prepared'),
   'settle.after-commit': (t, a, b, point) => settleHeld(t, a, b, point, 'committed'),
   'run-sweep.before-commit': async (t, a, b, point) => {

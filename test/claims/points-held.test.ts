@@ -43,7 +43,7 @@ describe.concurrent('announced crash points that do not block', () => {
     const report = await run(`python3 ${PROXY}`, SCENARIOS);
     expect(report.scenarios.map((s) => [s.id, s.verdict])).toEqual(SCENARIOS.map((id) => [id, 'passed']));
     const seen = holds(report);
-    expect(seen).toHaveLength(10);
+    expect(seen).toHaveLength(11);
     expect(seen.every((h) => h.passed)).toBe(true);
     expect(seen.some((h) => h.proven)).toBe(true);
   });

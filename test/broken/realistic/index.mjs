@@ -106,6 +106,7 @@ export const GAP = [
   'gap-state-outside-dir',
   'gap2-outer-probe-claimed-off',
   'gap2-resolution-time-in-seconds',
+  'gap2-checkpoint-point-after-truncate',
 ];
 
 /** The redteam-points journals that speak the wire protocol themselves (run with --cmd "node <module>"; test/claims/points-held.test.ts). */
