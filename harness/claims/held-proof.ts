@@ -18,7 +18,7 @@ export interface HeldEvidence {
 export interface HeldWait {
   /** How long every thread must stay asleep with its CPU time unchanged. */
   readonly quietMs: number;
-  /** When no such interval came by then, the wait ends unproven (a runtime with housekeeping threads, a polling loop). */
+  /** When no such interval came by then (plus the time the driver's threads waited for a core), the wait ends unproven (a runtime with housekeeping threads, a polling loop). */
   readonly maxMs: number;
 }
 
@@ -32,7 +32,9 @@ export const HELD_WAIT: HeldWait = { quietMs: 40, maxMs: 500 };
  * event loop later (I/O is polled before immediates run) the harness has read it. A journal that sends a message after
  * its crash point without waiting for the resume is therefore seen doing so before the harness resumes it, on any load:
  * a runnable thread waiting for a core counts as running. Never a verdict on its own: a journal whose runtime keeps a
- * thread busy (a polling loop, a garbage collector) is waited for `maxMs` and then resumed as before, unproven.
+ * thread busy (a polling loop, a garbage collector) is waited for `maxMs` and then resumed as before, unproven; the time
+ * its threads spent runnable but waiting for a core is added (at most nine times `maxMs`), so a starved driver that has
+ * work left gets to do it before the resume.
  */
 export async function awaitBlocked(handle: DriverHandle, wait: HeldWait = HELD_WAIT): Promise<HeldEvidence> {
   const started = Date.now();
@@ -40,6 +42,7 @@ export async function awaitBlocked(handle: DriverHandle, wait: HeldWait = HELD_W
   let base: { readonly at: number; readonly tasks: Map<string, number> } | null = null;
   let samples = 0;
   let why = 'no sample was taken';
+  const queued = waitedForCore(tree);
   for (;;) {
     if (tree.length === 0) return done(false, 'the driver is gone');
     const sample = sampleTasks(tree);
@@ -60,7 +63,8 @@ export async function awaitBlocked(handle: DriverHandle, wait: HeldWait = HELD_W
       tree = again;
       base = null;
     }
-    if (now - started >= wait.maxMs) return done(false, why);
+    // A starved driver is not a driver that never sleeps: the time its threads waited for a core extends the wait.
+    if (now - started >= wait.maxMs + Math.min(waitedForCore(tree) - queued, wait.maxMs * 9)) return done(false, why);
     await new Promise((resolve) => setTimeout(resolve, Math.max(2, Math.min(10, wait.quietMs / 4))));
   }
 
@@ -137,6 +141,27 @@ function runtime(pid: number, tid: string): number | null {
       return null;
     }
   }
+}
+
+/** Milliseconds the tree's threads have spent runnable but waiting for a core (schedstat's second field), summed. */
+function waitedForCore(pids: readonly number[]): number {
+  let ns = 0;
+  for (const pid of pids) {
+    let tids: string[];
+    try {
+      tids = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue;
+    }
+    for (const tid of tids) {
+      try {
+        ns += Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'latin1').split(' ')[1]) || 0;
+      } catch {
+        // Gone, or no schedstat: nothing to add.
+      }
+    }
+  }
+  return ns / 1e6;
 }
 
 function sameRuntimes(a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): boolean {
