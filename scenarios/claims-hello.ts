@@ -2,7 +2,8 @@
 import { defineScenario, type Scenario } from './define.js';
 import { callPrepare, rows } from './support.js';
 import { describeSqlite, showsSqliteWal, storageEvidence, unlistedFiles } from '../harness/claims/storage-evidence.js';
-import { OPERATION_CLAIMS, claimedOperation, gateClaimFinding } from '../harness/claims/operation-claims.js';
+import { OPERATION_CLAIMS, claimedOperation, gateClaimFinding, outerProbeClaimFinding } from '../harness/claims/operation-claims.js';
+import { committedRows } from './sweep-chunks.js';
 import { excludedByClaim } from '../harness/claims/excluded.js';
 import { failedIfNotHeld, heldLook } from './gap-points.js';
 import type { TrialContext } from '../harness/engine/trial-context.js';
@@ -45,8 +46,8 @@ export const claimsHello: Scenario[] = [
     tags: ['claims', 'run'],
     needs: [],
     description:
-      'Probes each operation a capability stands for (sessionRead of a fresh session, kxm.list of a fresh run, seed of one legacy row, resolve of an unresolved tier-3 effect) and, for gate: "harness", the journal\'s own gate over that effect. A capability claimed false must answer `unsupported` (seed: `seed_unsupported`): a journal that works while saying it does not would keep every scenario of that family out of the run. A claimed one must not answer unsupported. A journal whose gate answers while it claims gate: "harness" must agree with the harness\'s gate over its rows.',
-    asserts: ['each capability claimed false answers unsupported when probed', 'each capability claimed true does not answer unsupported', 'with gate: "harness", the journal\'s own gate answers unsupported or the harness\'s decision'],
+      'Probes each operation a capability stands for (sessionRead of a fresh session, kxm.list of a fresh run, seed of one legacy row, resolve of an unresolved tier-3 effect, and with outerTransactionProbe: false a sessionSweep of one committed row sent insideOuterTransaction, which must not answer outer_transaction) and, for gate: "harness", the journal\'s own gate over that effect. A capability claimed false must answer `unsupported` (seed: `seed_unsupported`): a journal that works while saying it does not would keep every scenario of that family out of the run. A claimed one must not answer unsupported. A journal whose gate answers while it claims gate: "harness" must agree with the harness\'s gate over its rows.',
+    asserts: ['each capability claimed false answers unsupported when probed (outerTransactionProbe: false: anything but outer_transaction)', 'each capability claimed true does not answer unsupported', 'with gate: "harness", the journal\'s own gate answers unsupported or the harness\'s decision'],
     async trial(t) {
       const client = await t.driver();
       const runId = t.rng.id('run');
@@ -58,6 +59,8 @@ export const claimsHello: Scenario[] = [
         const finding = claimedOperation(claim, t.capabilities, answer);
         t.check(finding.name, finding.expected, finding.actual, finding.passed);
       }
+      // Claimed true, cp11.session-sweep.outer-transaction checks the probe; claimed false, it must not be answered as one.
+      if (t.capabilities.sessions && !t.capabilities.outerTransactionProbe) await outerProbeClaim(t, client);
     },
   }),
   defineScenario({
@@ -67,8 +70,8 @@ export const claimsHello: Scenario[] = [
     tags: ['claims', 'run', 'concurrency'],
     needs: ['point:prepare.before-commit'],
     description:
-      'A first driver prepares and is held at each announced prepare point; a second driver on the same files lists the rows meanwhile. Held at prepare.before-commit the effect must not be visible (the point is before the commit and the journal waits there); held at prepare.after-commit it must be. A point announced but never reached, or announced while the journal goes on past it, would make the kills the matrix plans there prove nothing.',
-    asserts: ['the prepare stops at each announced prepare point', 'while held at prepare.before-commit the effect is not visible to another driver', 'while held at prepare.after-commit it is'],
+      'A first driver prepares and is held at each announced prepare point; a second driver on the same files lists the rows meanwhile. Held at prepare.before-commit the effect must not be visible (the point is before the commit and the journal waits there); held at prepare.after-commit it must be. The look waits until /proc shows the held driver blocked (every thread asleep, no CPU time added over 40 ms; at most 500 ms): a journal that goes on without its resume has answered by then, on any load, and fails, as does one that changes a file under its directory while held. A point announced but never reached, or announced while the journal goes on past it, would make the kills the matrix plans there prove nothing.',
+    asserts: ['the prepare stops at each announced prepare point', 'while held, the driver sends nothing and no file under the journal directory changes', 'while held at prepare.before-commit the effect is not visible to another driver', 'while held at prepare.after-commit it is'],
     async trial(t) {
       const a = await t.driver('primary');
       const b = await t.driver('rival');
@@ -84,6 +87,13 @@ async function holdPreparePoints(t: TrialContext, a: JournalClient, b: JournalCl
     const visible = async () => (await rows(b)).filter((r) => r.scope.kind === 'run' && r.scope.runId === runId).length;
     await heldLook(t, a, 'prepare', params, point, visible, point.endsWith('before-commit') ? 0 : 1, 'rows of the effect another driver sees');
   }
+}
+
+async function outerProbeClaim(t: TrialContext, client: JournalClient): Promise<void> {
+  const captured = await committedRows(t, client, t.rng.id('session'), 1);
+  const got = await client.try('sessionSweep', { sessionId: captured[0]!.sessionId, captured, insideOuterTransaction: true });
+  const finding = outerProbeClaimFinding(t.capabilities, got.ok ? { ok: true } : got);
+  t.check(finding.name, finding.expected, finding.actual, finding.passed);
 }
 
 async function gateClaim(t: TrialContext, client: JournalClient, runId: string): Promise<void> {

@@ -99,8 +99,8 @@ export const journalContract: Scenario[] = [
     tags: ['run', 'state-machine', 'gate'],
     needs: ['resolution'],
     description:
-      'Two nodes each left a prepared tier-3 effect that never reached its target; the gate refuses both. An operator resolves one accepted (the effect landed) and one discarded (it did not). After a restart both resolutions are still recorded with actor and time; the discarded node then runs once more, the accepted one never re-executes. Whether the journal reuses the discarded row or keeps it beside a new one is its choice.',
-    asserts: ['both gates refuse before the resolution', 'each resolution records its decision, actor and time, durably', 'the discarded node runs again: its prepare proceeds and the target sees exactly one write', 'the accepted effect is never dispatched again', 'no duplicate writes', 'resolving a committed row is refused'],
+      'Two nodes each left a prepared tier-3 effect that never reached its target; the gate refuses both. An operator resolves one accepted (the effect landed) and one discarded (it did not). Each records its actor and the time of the resolve call (within 2 s: the journal\'s clock is the harness\'s), and after a restart both are still recorded; the discarded node then runs once more, the accepted one never re-executes. Whether the journal reuses the discarded row or keeps it beside a new one is its choice.',
+    asserts: ['both gates refuse before the resolution', 'each resolution records its decision, actor and the time of the resolve call, durably', 'the discarded node runs again: its prepare proceeds and the target sees exactly one write', 'the accepted effect is never dispatched again', 'no duplicate writes', 'resolving a committed row is refused'],
     async trial(t) {
       const client = await t.driver();
       const runId = t.rng.id('run');
@@ -111,8 +111,11 @@ export const journalContract: Scenario[] = [
       await client.op('settle', { effectId: committed, state: 'committed', result: null });
       const refused = await client.try('resolve', { effectId: committed, decision: 'accepted', actor: 'operator@example' });
       t.expect('resolving a committed row', 'resolve_invalid', refused.ok ? 'ok' : refused.code);
+      const during = { from: Date.now() };
       const ra = await client.op('resolve', { effectId: a, decision: 'accepted', actor: 'operator@example' });
       const rb = await client.op('resolve', { effectId: b, decision: 'discarded', actor: 'operator@example' });
+      const call = { ...during, to: Date.now() };
+      const resolutionOf = (row: EffectRow | undefined) => resolutionIn(row, call);
       t.expect('recorded resolutions', ['accepted:operator@example:time', 'discarded:operator@example:time'], [ra, rb].map(resolutionOf));
       await snapshotBefore(t, client);
       await client.close();
@@ -132,10 +135,18 @@ export const journalContract: Scenario[] = [
   }),
 ];
 
-// `decision:actor:time`, where time says a parseable timestamp was recorded (its value differs run to run).
-function resolutionOf(row: EffectRow | undefined): string {
+/** How far a recorded resolution time may lie outside the resolve call: a clock kept in whole seconds, a coarse timer. */
+export const RESOLUTION_SLACK_MS = 2000;
+
+// `decision:actor:time`, where time says the timestamp parses and falls within the resolve call (its value differs run
+// to run): the journal's clock is the harness's, so a time in seconds read as milliseconds, the prepare's time or a
+// constant is not the time of the resolution.
+function resolutionIn(row: EffectRow | undefined, call: { from: number; to: number }): string {
   const r = row?.resolution;
-  return r ? `${r.decision}:${r.actor}:${Number.isFinite(Date.parse(r.at)) ? 'time' : `unparseable time ${JSON.stringify(r.at)}`}` : 'no resolution';
+  if (!r) return 'no resolution';
+  const at = Date.parse(r.at);
+  const when = !Number.isFinite(at) ? `unparseable time ${JSON.stringify(r.at)}` : at < call.from - RESOLUTION_SLACK_MS ? 'a time before the resolve call' : at > call.to + RESOLUTION_SLACK_MS ? 'a time after the resolve call' : 'time';
+  return `${r.decision}:${r.actor}:${when}`;
 }
 
 async function prepareUnresolved(t: TrialContext, client: JournalClient, runId: string, nodeId: string): Promise<string> {

@@ -56,6 +56,24 @@ export function claimedOperation(claim: OperationClaim, caps: Capabilities, got:
   return { name: `${claim.op} answers ${claim.unsupported.join(' or ')}, as capabilities.${claim.capability}: ${String(caps[claim.capability] ?? 'absent')} says`, expected: claim.unsupported.join(' or '), actual: `${actual}${consequence}`, passed };
 }
 
+/**
+ * With outerTransactionProbe: false, the answer of a sessionSweep sent with `insideOuterTransaction: true`: ignoring the
+ * flag (a plain sweep) or `unsupported` are what a journal without the probe gives; `outer_transaction` only a journal
+ * that has it can give, and the claim then kept cp11.session-sweep.outer-transaction (which also requires nothing
+ * deleted) out of the run.
+ */
+export function outerProbeClaimFinding(caps: Capabilities, got: Answer): ClaimFinding {
+  const actual = got.ok ? 'sessionSweep answered a result (the flag ignored)' : `sessionSweep answered ${got.code}: ${got.message}`;
+  const passed = got.ok || got.code !== 'outer_transaction';
+  const consequence = passed ? '' : `; the claim kept out ${excludedByClaim('outerTransactionProbe', caps)}: declare outerTransactionProbe: true so they run`;
+  return {
+    name: 'sessionSweep with insideOuterTransaction does not answer outer_transaction, as capabilities.outerTransactionProbe: false says',
+    expected: 'a plain sweep (the flag ignored) or unsupported',
+    actual: `${actual}${consequence}`,
+    passed,
+  };
+}
+
 /** With gate: "harness" the harness gates from the rows; a journal gate that answers anyway must decide as the harness does. */
 export async function gateClaimFinding(client: JournalClient, scope: RunScope, tierMode: TierMode): Promise<ClaimFinding> {
   const own = await client.try('gate', { scope, attempt: 1 });

@@ -4,8 +4,8 @@ import { EjcError, ProtocolViolation } from '../errors.js';
 import type { HelloResult, OperationName, OpParams } from '../protocol/schemas.js';
 import { decodeLine } from './decode.js';
 import type { SpawnSpec } from './launch.js';
-import { MARK_VAR, readProc } from './proc-scan.js';
-import { killTrees, type KilledProc } from './process-tree.js';
+import { MARK_VAR, procAvailable, readProc, scanProcesses } from './proc-scan.js';
+import { killTrees, treeOf, type KilledProc } from './process-tree.js';
 import { newDriverMark, registerDriver, unregisterDriver, type LiveDriver } from './registry.js';
 import { endTree, type TreeEnd } from './tree-end.js';
 import { StderrRing } from './stderr-log.js';
@@ -136,6 +136,11 @@ export class DriverProcess implements DriverHandle {
 
   stderrTail(lines = 20): string[] {
     return this.stderr.tail(lines);
+  }
+
+  livePids(): number[] {
+    if (this.leaderExit !== null || this.killRequested || !procAvailable()) return [];
+    return treeOf(this.entry, scanProcesses({ marks: true, since: this.entry.since ?? 0 })).map((p) => p.pid);
   }
 
   private wait(current: Current): Promise<AnyOutcome> {

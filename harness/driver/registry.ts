@@ -111,11 +111,31 @@ export function liveDriverGroups(): number[] {
 function installExitHook(): void {
   if (exitHookInstalled) return;
   exitHookInstalled = true;
+  installDefaultSignalCleanup();
   // Detached drivers lead their own groups and sessions, so nothing else would kill them when the harness dies.
   process.on('exit', () => {
     killAllDrivers();
     removeTempDirsSync();
   });
+}
+
+/**
+ * A signal nothing handles ends node without its 'exit' listeners: a library caller (vitest stops each of its fork
+ * workers with SIGTERM, a trial may still be running in it) left its drivers and trial directories behind. Where the
+ * process has no listener of its own for the signal, this one cleans up and re-raises it, so the process still ends
+ * the way that signal ends it; a listener the caller adds later keeps the decision.
+ */
+function installDefaultSignalCleanup(): void {
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    if (process.listenerCount(signal) > 0) continue;
+    const onSignal = (): void => {
+      process.removeListener(signal, onSignal);
+      killAllDrivers();
+      removeTempDirsSync();
+      if (process.listenerCount(signal) === 0) process.kill(process.pid, signal);
+    };
+    process.on(signal, onSignal);
+  }
 }
 
 function removeTempDirsSync(): void {

@@ -64,4 +64,6 @@ export interface DriverHandle {
   readonly seq: number;
   stderrTail(lines?: number): string[];
   readonly violations: ProtocolViolation[];
+  /** The pids of the driver's live processes now (one /proc scan; empty once it is gone or where /proc cannot be read). */
+  livePids(): number[];
 }

@@ -19,6 +19,13 @@ const CATCHES: Readonly<Record<string, readonly string[]>> = {
   'gap-secret-debug-log-base64': ['secrets.args-never-on-disk'],
   // An attention index outside the journal directory that files does not name: what strace saw written.
   'gap-state-outside-dir': ['claims.written-files-listed'],
+  // Deletes the captured rows before refusing an outer transaction, and claims outerTransactionProbe: false, which kept
+  // cp11.session-sweep.outer-transaction out: the probe is asked anyway, and answering it as a probe contradicts the claim.
+  'gap2-outer-probe-claimed-off': ['claims.operations-match-hello'],
+  // Resolutions stamped in January 1970 (epoch seconds read as milliseconds): the time must fall within the resolve call.
+  'gap2-resolution-time-in-seconds': ['journal.operator-resolution'],
+  // Truncates the WAL before it announces checkpoint.before: held there, the files are no longer those the checkpoint was asked on.
+  'gap2-checkpoint-point-after-truncate': ['claims.crash-points-block.beyond-prepare'],
 };
 
 // Where the two outside-the-directory journals write (their DEBUG_DIR and INDEX_DIR), removed after their run.

@@ -45,6 +45,28 @@ describe('signal cleanup', () => {
       if (trialPath !== '') rmSync(trialPath, { recursive: true, force: true });
     }
   });
+
+  // A vitest fork worker is stopped with SIGTERM and has no handler of its own: the harness's exit hook never ran, and a
+  // trial in flight left its directory in /tmp (the unexplained /tmp/ejc-* directories) and its drivers running.
+  it('SIGTERM of a program using the harness as a library, with no handler of its own, cleans up and still ends it by the signal', async () => {
+    const tag = newTag('signal-library');
+    const runner = spawnRunner(tag, ['--library']);
+    let trialPath = '';
+    try {
+      const ready = await readyLine(runner);
+      trialPath = ready[1];
+      await until(() => ownProcesses(tag).some((p) => p.cmdline === 'sleep 3600' && p.sid !== ready[0]));
+      runner.kill('SIGTERM');
+      const result = await runner;
+      expect([result.signal, result.exitCode]).toEqual(['SIGTERM', undefined]);
+      expect(ownProcesses(tag)).toEqual([]);
+      expect(existsSync(trialPath)).toBe(false);
+    } finally {
+      runner.kill('SIGKILL');
+      await killOwn(tag);
+      if (trialPath !== '') rmSync(trialPath, { recursive: true, force: true });
+    }
+  });
 });
 
 async function until(condition: () => boolean, maxMs = 60_000): Promise<void> {
@@ -55,8 +77,8 @@ async function until(condition: () => boolean, maxMs = 60_000): Promise<void> {
   }
 }
 
-function spawnRunner(tag: string) {
-  return execa(process.execPath, [join(fixtures, 'drivers', 'sigint-runner.mjs'), root], {
+function spawnRunner(tag: string, extra: readonly string[] = []) {
+  return execa(process.execPath, [join(fixtures, 'drivers', 'sigint-runner.mjs'), root, ...extra], {
     reject: false, buffer: false, stdin: 'ignore', env: { [TAG_VAR]: tag },
   });
 }

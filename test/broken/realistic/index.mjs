@@ -107,7 +107,10 @@ export const GAP = [
   'gap-secret-brotli-request',
   'gap-secret-debug-log-base64',
   'gap-state-outside-dir',
+  'gap2-outer-probe-claimed-off',
+  'gap2-resolution-time-in-seconds',
+  'gap2-checkpoint-point-after-truncate',
 ];
 
 /** The redteam-points journals that speak the wire protocol themselves (run with --cmd "node <module>"; test/claims/points-held.test.ts). */
-export const GAP_COMMANDS = ['gap-point-does-not-wait'];
+export const GAP_COMMANDS = ['gap-point-does-not-wait', 'gap2-point-goes-on-later'];
