@@ -1,6 +1,6 @@
 // The host's zod-free codec stands for the zod schemas exactly: same ops, codes and shapes, same verdict and field on bad params.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -60,8 +60,11 @@ describe('host codec', () => {
   it('drivers of the reference journal load the host and one bundled module of the journal', () => {
     const adapter = referenceAdapterPath();
     expect(adapter.endsWith('dist/reference-impl/adapter.bundle.cjs')).toBe(true);
-    const loaded = loadedBy(adapter).filter((p) => p.startsWith('dist/'));
+    const all = loadedBy(adapter);
+    const loaded = all.filter((p) => p.startsWith('dist/'));
     expect(loaded.sort()).toEqual(['dist/harness/driver/host.bundle.cjs', 'dist/reference-impl/adapter.bundle.cjs']);
+    // better-sqlite3's JavaScript comes bundled (its addon is not JavaScript): no file of its lib/ is loaded, nor any other package's.
+    expect(all.filter((p) => !p.startsWith('dist/'))).toEqual([]);
   });
 
   it('decodes envelopes: requests, resumes, answerable bad ops and lines it can only ignore', () => {
@@ -193,10 +196,14 @@ function loadedBy(adapter: string): string[] {
   const dir = mkdtempSync(join(tmpdir(), 'ejc-host-modules-'));
   try {
     const trace = join(dir, 'modules.txt');
+    // hello and an open: the journal loads its SQLite module at the first open.
+    mkdirSync(join(dir, 'journal'));
     const hello = JSON.stringify({ type: 'request', id: 1, op: 'hello', params: {} });
+    const open = JSON.stringify({ type: 'request', id: 2, op: 'open', params: { dir: join(dir, 'journal'), armedCrashPoints: [] } });
     const args = ['--import', join(fixtures, 'drivers', 'trace-modules.mjs'), hostScriptPath(), '--module', adapter];
-    const out = execFileSync(process.execPath, args, { input: `${hello}\n`, env: { ...process.env, EJC_TRACE_MODULES: trace } });
-    expect(JSON.parse(out.toString('utf8'))).toMatchObject({ id: 1, ok: true });
+    const out = execFileSync(process.execPath, args, { input: `${hello}\n${open}\n`, env: { ...process.env, EJC_TRACE_MODULES: trace } });
+    const answers = out.toString('utf8').trim().split('\n').map((line) => JSON.parse(line) as unknown);
+    expect(answers).toMatchObject([{ id: 1, ok: true }, { id: 2, ok: true }]);
     return [...new Set(readFileSync(trace, 'utf8').split('\n').filter((u) => u.startsWith('file:')))].map((u) => relative(root, fileURLToPath(u)));
   } finally {
     rmSync(dir, { recursive: true, force: true });
