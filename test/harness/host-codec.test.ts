@@ -53,7 +53,7 @@ describe('host codec', () => {
     expect(harness).toEqual(['canonical-json.js', 'driver/host.bundle.cjs', 'journal-interface.js'].map((p) => `dist/harness/${p}`));
     // The one-file host is built from the host's own modules and nothing else (no zod, nothing of the harness side).
     const inputs = JSON.parse(readFileSync(join(root, 'dist', 'harness', 'driver', HOST_BUNDLE_INPUTS), 'utf8')) as string[];
-    expect(inputs).toEqual(['../secrets/impl-secrets.js', 'host-codec.js', 'host-io.js', 'host-serve.js', 'host-shape.js', 'host.js']);
+    expect(inputs).toEqual(['../secrets/impl-secrets.js', 'host-args.js', 'host-codec.js', 'host-io.js', 'host-serve.js', 'host-shape.js', 'host.js']);
     expect(loaded.some((p) => p === 'dist/reference-impl/adapter.js')).toBe(true);
   });
 
