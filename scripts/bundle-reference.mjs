@@ -10,6 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeCodeCache } from './code-cache-reference.mjs';
 
 const dist = fileURLToPath(new URL('../dist/reference-impl/', import.meta.url));
 const driver = fileURLToPath(new URL('../dist/harness/driver/', import.meta.url));
@@ -29,6 +30,8 @@ const adapterModules = adapter.output.flatMap((chunk) => (chunk.type === 'chunk'
 if (!adapterModules.some((id) => id.endsWith('/better-sqlite3/lib/database.js'))) {
   throw new Error('bundle-reference: better-sqlite3/lib/database.js is not in adapter.bundle.cjs (did bundled-sqlite.js move?)');
 }
+
+writeCodeCache(`${dist}adapter.bundle.cjs`);
 
 const host = await build({
   input: `${driver}host.js`,

@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 // harness: a driver starts at the cost of its journal (the harness validates hello and every response where it arrives).
 import type { EffectJournal, JournalFactory } from '../journal-interface.js';
 import { parseHostArgs } from './host-args.js';
+import { requireWithCodeCache } from './code-cache.js';
 import { logLine, SyncLineIo } from './host-io.js';
 import { makeCrashpointHook, serve } from './host-serve.js';
 import { takeImplSecrets } from '../secrets/impl-secrets.js';
@@ -70,7 +71,7 @@ async function loadFactory(modulePath: string): Promise<JournalFactory> {
  * driver's start-up CPU); as the namespace import() would give: its exports by name, and all of them as `default`.
  */
 function requireCommonJs(modulePath: string): Record<string, unknown> {
-  const exports = createRequire(modulePath)(modulePath) as unknown;
+  const exports = requireWithCodeCache(modulePath) ?? (createRequire(modulePath)(modulePath) as unknown);
   const named = typeof exports === 'object' && exports !== null ? (exports as Record<string, unknown>) : {};
   return { ...named, default: exports };
 }

@@ -53,7 +53,7 @@ describe('host codec', () => {
     expect(harness).toEqual(['canonical-json.js', 'driver/host.bundle.cjs', 'journal-interface.js'].map((p) => `dist/harness/${p}`));
     // The one-file host is built from the host's own modules and nothing else (no zod, nothing of the harness side).
     const inputs = JSON.parse(readFileSync(join(root, 'dist', 'harness', 'driver', HOST_BUNDLE_INPUTS), 'utf8')) as string[];
-    expect(inputs).toEqual(['../secrets/impl-secrets.js', 'host-args.js', 'host-codec.js', 'host-io.js', 'host-serve.js', 'host-shape.js', 'host.js']);
+    expect(inputs).toEqual(['../secrets/impl-secrets.js', 'code-cache.js', 'host-args.js', 'host-codec.js', 'host-io.js', 'host-serve.js', 'host-shape.js', 'host.js']);
     expect(loaded.some((p) => p === 'dist/reference-impl/adapter.js')).toBe(true);
   });
 
@@ -65,6 +65,8 @@ describe('host codec', () => {
     expect(loaded.sort()).toEqual(['dist/harness/driver/host.bundle.cjs', 'dist/reference-impl/adapter.bundle.cjs']);
     // better-sqlite3's JavaScript comes bundled (its addon is not JavaScript): no file of its lib/ is loaded, nor any other package's.
     expect(all.filter((p) => !p.startsWith('dist/'))).toEqual([]);
+    // Compiled from the code cache the build wrote beside it, which V8 took.
+    expect(all.cached).toEqual(['dist/reference-impl/adapter.bundle.cjs']);
   });
 
   it('decodes envelopes: requests, resumes, answerable bad ops and lines it can only ignore', () => {
@@ -192,7 +194,7 @@ function setAt(root: unknown, path: Array<string | number>, replacement: unknown
 }
 
 // Every ES module file the host loads while answering hello for `adapter`, relative to the repository root.
-function loadedBy(adapter: string): string[] {
+function loadedBy(adapter: string): string[] & { cached: string[] } {
   const dir = mkdtempSync(join(tmpdir(), 'ejc-host-modules-'));
   try {
     const trace = join(dir, 'modules.txt');
@@ -204,7 +206,9 @@ function loadedBy(adapter: string): string[] {
     const out = execFileSync(process.execPath, args, { input: `${hello}\n${open}\n`, env: { ...process.env, EJC_TRACE_MODULES: trace } });
     const answers = out.toString('utf8').trim().split('\n').map((line) => JSON.parse(line) as unknown);
     expect(answers).toMatchObject([{ id: 1, ok: true }, { id: 2, ok: true }]);
-    return [...new Set(readFileSync(trace, 'utf8').split('\n').filter((u) => u.startsWith('file:')))].map((u) => relative(root, fileURLToPath(u)));
+    const lines = readFileSync(trace, 'utf8').split('\n');
+    const paths = (prefix: string): string[] => [...new Set(lines.filter((u) => u.startsWith(prefix)))].map((u) => relative(root, fileURLToPath(u.slice(prefix.length - 'file:'.length))));
+    return Object.assign(paths('file:'), { cached: paths('v8cache:file:') });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
