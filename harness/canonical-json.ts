@@ -1,7 +1,6 @@
 // Canonical JSON as RFC 8785 (JCS) defines it, and SHA-256 over it: the basis of every digest, hash and signature.
-// node:crypto, not a JS hash: every driver of the reference journal loads this file, and a JS hash costs ~12 ms of start-up.
-// Loaded at the first hash, not with this file: loading node:crypto costs a driver ~5 ms of start-up, and many drivers
-// (an inspection after a kill, a sweep, a recovery) never hash.
+// node:crypto, loaded at the first hash, not with this file: the harness hashes whole reports. The reference journal's
+// drivers load this file for canonicalJson but hash with reference-impl/sha256.ts (node:crypto costs a driver ~5 ms).
 import type { hash as Hash } from 'node:crypto';
 
 /**

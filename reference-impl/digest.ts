@@ -1,5 +1,6 @@
 // §11 digests: `v5:` + SHA-256 hex of the canonical JSON of a redacted projection.
-import { canonicalJson, sha256Hex } from '../harness/canonical-json.js';
+import { canonicalJson } from '../harness/canonical-json.js';
+import { sha256Hex } from './sha256.js';
 import type { EffectScope } from '../harness/protocol/schemas.js';
 import { DIGEST_VERSION } from './constants.js';
 import { redactArgs, redactValue } from './redact.js';

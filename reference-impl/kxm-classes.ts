@@ -1,5 +1,5 @@
 // Effect classes: the registry decides, tool metadata may only be more cautious, and classes meet tiers where they coincide.
-import { sha256Hex } from '../harness/canonical-json.js';
+import { sha256Hex } from './sha256.js';
 import type { KxmClass, KxmRegistry, KxmResolutionAction, Tier } from '../harness/protocol/schemas.js';
 
 export interface EffectiveClass {
@@ -34,7 +34,7 @@ export function isQueryable(effectClass: KxmClass): boolean {
 
 /** The deterministic idempotency key: one per assignment effect, identical across attempts so retries dedup. */
 export function idempotencyKey(runId: string, assignmentId: string, slot: number, toolId: string): string {
-  // sha256Hex loads node:crypto at its first use (see canonical-json.ts); the same SHA-256 of the same UTF-8 bytes.
+  // The SHA-256 of the same UTF-8 bytes as ever (sha256.ts: no node:crypto in a driver).
   const digest = sha256Hex(JSON.stringify(['kxm-v1', runId, assignmentId, slot, toolId]));
   return `kxm1-${digest.slice(0, 32)}`;
 }

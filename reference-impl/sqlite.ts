@@ -1,7 +1,4 @@
 // The SQLite layer: connection pragmas, BEGIN IMMEDIATE with bounded busy retry, read snapshots, checkpoints.
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import {
   BUSY_RETRIES,
@@ -9,28 +6,7 @@ import {
   BUSY_TIMEOUT_MS,
   CHECKPOINT_BUSY_TIMEOUT_MS,
 } from './constants.js';
-
-// Required, not imported: an ESM import of a CommonJS package makes node lex its source for exports, ~10 ms of every driver start.
-const requireHere = createRequire(import.meta.url);
-const Database = requireHere('better-sqlite3') as typeof BetterSqlite3;
-
-/**
- * The compiled addon of the better-sqlite3 install at `root`, when it is the file better-sqlite3's own lookup (the
- * `bindings` package) would load: build/Release/ with no build/ or build/Debug/ copy ahead of it in that lookup's
- * order. Undefined otherwise, and the lookup decides. Handed to `new Database` it spares every driver that lookup: a
- * stack trace walk and a require() that throws per path tried, ~7 ms of a driver's start-up CPU.
- */
-export function addonPath(root: string): string | undefined {
-  const release = join(root, 'build', 'Release', 'better_sqlite3.node');
-  const ahead = [join(root, 'build', 'better_sqlite3.node'), join(root, 'build', 'Debug', 'better_sqlite3.node')];
-  return existsSync(release) && !ahead.some((path) => existsSync(path)) ? release : undefined;
-}
-
-let addon: { path: string | undefined } | undefined;
-function databaseOptions(): BetterSqlite3.Options {
-  addon ??= { path: addonPath(dirname(requireHere.resolve('better-sqlite3/package.json'))) };
-  return addon.path === undefined ? {} : { nativeBinding: addon.path };
-}
+import { sqliteModule } from './sqlite-module.js';
 
 export type Db = BetterSqlite3.Database;
 export type Statement = BetterSqlite3.Statement;
@@ -38,7 +14,8 @@ export type CheckpointOutcome = 'complete' | 'deferred';
 
 /** Opens one connection with the pragmas the contract requires (WAL, NORMAL, secure_delete, busy_timeout). */
 export function openConnection(path: string): Db {
-  const db = new Database(path, databaseOptions());
+  const { Database, options } = sqliteModule();
+  const db = new Database(path, options);
   try {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');

@@ -5,10 +5,11 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
 // Loaded modules: node builtins, host-io, host-serve, host-codec and host-shape, then the adapter. No zod, nothing of the
 // harness: a driver starts at the cost of its journal (the harness validates hello and every response where it arrives).
 import type { EffectJournal, JournalFactory } from '../journal-interface.js';
+import { parseHostArgs } from './host-args.js';
+import { requireWithCodeCache } from './code-cache.js';
 import { logLine, SyncLineIo } from './host-io.js';
 import { makeCrashpointHook, serve } from './host-serve.js';
 import { takeImplSecrets } from '../secrets/impl-secrets.js';
@@ -38,21 +39,15 @@ async function main(argv: string[]): Promise<void> {
 }
 
 function parseCommandLine(argv: string[]): { modulePath: string; options: Record<string, string> } {
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, options: { module: { type: 'string' }, option: { type: 'string', multiple: true } }, strict: true });
-  } catch (err) {
-    return setupFailure('usage', `${describe(err)}; usage: host.js --module <path> [--option key=value]...`);
-  }
-  const modulePath = parsed.values.module;
-  if (modulePath === undefined || modulePath === '') return setupFailure('usage', 'missing --module <path>');
+  const parsed = parseHostArgs(argv);
+  if (typeof parsed === 'string') return setupFailure('usage', `${parsed}; usage: host.js --module <path> [--option key=value]...`);
   const options: Record<string, string> = {};
-  for (const pair of parsed.values.option ?? []) {
+  for (const pair of parsed.option) {
     const eq = pair.indexOf('=');
     if (eq <= 0) return setupFailure('usage', `--option expects key=value, got ${JSON.stringify(pair)}`);
     options[pair.slice(0, eq)] = pair.slice(eq + 1);
   }
-  return { modulePath: resolve(process.cwd(), modulePath), options };
+  return { modulePath: resolve(process.cwd(), parsed.module), options };
 }
 
 async function loadFactory(modulePath: string): Promise<JournalFactory> {
@@ -76,7 +71,7 @@ async function loadFactory(modulePath: string): Promise<JournalFactory> {
  * driver's start-up CPU); as the namespace import() would give: its exports by name, and all of them as `default`.
  */
 function requireCommonJs(modulePath: string): Record<string, unknown> {
-  const exports = createRequire(modulePath)(modulePath) as unknown;
+  const exports = requireWithCodeCache(modulePath) ?? (createRequire(modulePath)(modulePath) as unknown);
   const named = typeof exports === 'object' && exports !== null ? (exports as Record<string, unknown>) : {};
   return { ...named, default: exports };
 }

@@ -1,6 +1,6 @@
 // The host's zod-free codec stands for the zod schemas exactly: same ops, codes and shapes, same verdict and field on bad params.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,22 +46,27 @@ describe('host codec', () => {
 
   it('is all the host loads of the harness: serving the reference journal loads no zod', () => {
     const loaded = loadedBy(join(root, 'dist', 'reference-impl', 'adapter.js'));
-    // Of node_modules, only the journal's own better-sqlite3 (which the trace sees now that it follows require()).
-    expect(loaded.filter((p) => p.includes('node_modules') && !p.startsWith('node_modules/better-sqlite3/'))).toEqual([]);
+    // Of node_modules, only the journal's own better-sqlite3 (which the trace sees now that it follows require()) and its hash.
+    expect(loaded.filter((p) => p.includes('node_modules') && !p.startsWith('node_modules/better-sqlite3/') && !p.startsWith('node_modules/@noble/hashes/'))).toEqual([]);
     expect(loaded).toContain('node_modules/better-sqlite3/lib/index.js');
     const harness = loaded.filter((p) => p.startsWith('dist/harness/')).sort();
     expect(harness).toEqual(['canonical-json.js', 'driver/host.bundle.cjs', 'journal-interface.js'].map((p) => `dist/harness/${p}`));
     // The one-file host is built from the host's own modules and nothing else (no zod, nothing of the harness side).
     const inputs = JSON.parse(readFileSync(join(root, 'dist', 'harness', 'driver', HOST_BUNDLE_INPUTS), 'utf8')) as string[];
-    expect(inputs).toEqual(['../secrets/impl-secrets.js', 'host-codec.js', 'host-io.js', 'host-serve.js', 'host-shape.js', 'host.js']);
+    expect(inputs).toEqual(['../secrets/impl-secrets.js', 'code-cache.js', 'host-args.js', 'host-codec.js', 'host-io.js', 'host-serve.js', 'host-shape.js', 'host.js']);
     expect(loaded.some((p) => p === 'dist/reference-impl/adapter.js')).toBe(true);
   });
 
   it('drivers of the reference journal load the host and one bundled module of the journal', () => {
     const adapter = referenceAdapterPath();
     expect(adapter.endsWith('dist/reference-impl/adapter.bundle.cjs')).toBe(true);
-    const loaded = loadedBy(adapter).filter((p) => p.startsWith('dist/'));
+    const all = loadedBy(adapter);
+    const loaded = all.filter((p) => p.startsWith('dist/'));
     expect(loaded.sort()).toEqual(['dist/harness/driver/host.bundle.cjs', 'dist/reference-impl/adapter.bundle.cjs']);
+    // better-sqlite3's JavaScript comes bundled (its addon is not JavaScript): no file of its lib/ is loaded, nor any other package's.
+    expect(all.filter((p) => !p.startsWith('dist/'))).toEqual([]);
+    // Compiled from the code cache the build wrote beside it, which V8 took.
+    expect(all.cached).toEqual(['dist/reference-impl/adapter.bundle.cjs']);
   });
 
   it('decodes envelopes: requests, resumes, answerable bad ops and lines it can only ignore', () => {
@@ -189,15 +194,21 @@ function setAt(root: unknown, path: Array<string | number>, replacement: unknown
 }
 
 // Every ES module file the host loads while answering hello for `adapter`, relative to the repository root.
-function loadedBy(adapter: string): string[] {
+function loadedBy(adapter: string): string[] & { cached: string[] } {
   const dir = mkdtempSync(join(tmpdir(), 'ejc-host-modules-'));
   try {
     const trace = join(dir, 'modules.txt');
+    // hello and an open: the journal loads its SQLite module at the first open.
+    mkdirSync(join(dir, 'journal'));
     const hello = JSON.stringify({ type: 'request', id: 1, op: 'hello', params: {} });
+    const open = JSON.stringify({ type: 'request', id: 2, op: 'open', params: { dir: join(dir, 'journal'), armedCrashPoints: [] } });
     const args = ['--import', join(fixtures, 'drivers', 'trace-modules.mjs'), hostScriptPath(), '--module', adapter];
-    const out = execFileSync(process.execPath, args, { input: `${hello}\n`, env: { ...process.env, EJC_TRACE_MODULES: trace } });
-    expect(JSON.parse(out.toString('utf8'))).toMatchObject({ id: 1, ok: true });
-    return [...new Set(readFileSync(trace, 'utf8').split('\n').filter((u) => u.startsWith('file:')))].map((u) => relative(root, fileURLToPath(u)));
+    const out = execFileSync(process.execPath, args, { input: `${hello}\n${open}\n`, env: { ...process.env, EJC_TRACE_MODULES: trace } });
+    const answers = out.toString('utf8').trim().split('\n').map((line) => JSON.parse(line) as unknown);
+    expect(answers).toMatchObject([{ id: 1, ok: true }, { id: 2, ok: true }]);
+    const lines = readFileSync(trace, 'utf8').split('\n');
+    const paths = (prefix: string): string[] => [...new Set(lines.filter((u) => u.startsWith(prefix)))].map((u) => relative(root, fileURLToPath(u.slice(prefix.length - 'file:'.length))));
+    return Object.assign(paths('file:'), { cached: paths('v8cache:file:') });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
