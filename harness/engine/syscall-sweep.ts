@@ -29,10 +29,12 @@ export function straceAvailable(): boolean {
 let cached: boolean | null = null;
 
 /** The same implementation started under strace: tracing durable syscalls to a log, or SIGKILLing it at one invocation. */
-export function underStrace(launch: Launch, mode: { log: string; kill?: SyscallEvent; trace?: readonly string[]; decodeFds?: boolean }): Launch {
+export function underStrace(launch: Launch, mode: { log: string; kill?: SyscallEvent; trace?: readonly string[]; decodeFds?: boolean; paths?: readonly string[] }): Launch {
   const trace = `trace=${(mode.trace ?? DURABLE_SYSCALLS).join(',')}`;
   // -y prints each fd with its path, so a trace can tell a file from the protocol pipe.
   const strace = ['strace', '-f', '-qq', ...(mode.decodeFds === true ? ['-y'] : []), '-e', trace, '-o', mode.log];
+  // -P: only syscalls on these paths are traced, and so counted by inject's when= (the runtime's threads write eventfds).
+  for (const path of mode.paths ?? []) strace.push('-P', path);
   if (mode.kill) strace.push('-e', `inject=${mode.kill.syscall}:signal=KILL:when=${mode.kill.invocation}`);
   // exec: strace leads the driver's process group and re-raises the tracee's SIGKILL as its own death.
   return { kind: 'command', command: ['exec', ...strace, '--', ...innerCommand(launch)].map(quote).join(' ') };

@@ -143,7 +143,7 @@ export class TrialContext {
   }
 
   /** Starts a fresh driver on the trial directory and opens the journal there; after a kill it counts as a restart. */
-  async driver(label = 'primary', options: { journalDir?: string; launch?: Launch; env?: Record<string, string>; armed?: readonly string[] } = {}): Promise<JournalClient> {
+  async driver(label = 'primary', options: { journalDir?: string; launch?: Launch; env?: Record<string, string>; armed?: readonly string[]; open?: false } = {}): Promise<JournalClient> {
     this.#driverCount += 1;
     const journalDir = options.journalDir ?? join(this.dir, 'journal');
     const name = `${label}#${this.#driverCount}`;
@@ -163,6 +163,8 @@ export class TrialContext {
     // point may arm fewer (`armed`): an unarmed point costs the journal nothing, a held one a round trip.
     mkdirSync(journalDir, { recursive: true });
     const armed = options.armed === undefined ? handle.hello.capabilities.crashPoints : handle.hello.capabilities.crashPoints.filter((p) => options.armed!.includes(p));
+    // `open: false` leaves the open to the scenario, for one that kills inside it (blind2.open.kill-every-write).
+    if (options.open === false) return client;
     client.openedFiles = (await client.op('open', { dir: journalDir, armedCrashPoints: armed })).files;
     return client;
   }

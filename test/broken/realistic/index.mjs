@@ -114,3 +114,23 @@ export const GAP = [
 
 /** The redteam-points journals that speak the wire protocol themselves (run with --cmd "node <module>"; test/claims/points-held.test.ts). */
 export const GAP_COMMANDS = ['gap-point-does-not-wait', 'gap2-point-goes-on-later'];
+
+/**
+ * The blind2 red team's realistic broken journals, written from the spec and the adapter docs alone, each with the
+ * blind2.* scenario added because the default matrix and `ejc explore --seed 1..3` passed it (.mjs adapters, .py the
+ * Python example journal with the author's change).
+ */
+export const BLIND2 = [
+  { name: 'blind2-key-from-row-id', file: 'blind2-key-from-row-id.mjs', scenarios: ['blind2.identity.tier1-keys-never-repeat'] },
+  { name: 'blind2-log-compact-in-place', file: 'blind2-log-compact-in-place.mjs', scenarios: ['blind2.open.kill-every-write'] },
+  { name: 'blind2-py-mapping-value-equality', file: 'blind2-py-mapping-value-equality.py', scenarios: ['blind2.replay.loosely-equal-changes-refused'] },
+];
+
+/**
+ * A blind2 journal left out of the CI catalogue for its cost: blind2.open.kill-every-write catches it (the open cannot
+ * read its rows, or cannot open at all) only from its 26th kill point on, about two minutes of Python drivers under
+ * strace. Run it by hand: npx ejc run --cmd "python3 <file>" --scenario blind2.open.kill-every-write
+ */
+export const BLIND2_BY_HAND = [
+  { name: 'blind2-py-open-rebuild-script', file: 'blind2-py-open-rebuild-script.py', scenarios: ['blind2.open.kill-every-write'] },
+];
