@@ -43,15 +43,9 @@ export function isInside(file: string, dir: string): boolean {
   return rel !== '' && !rel.startsWith(`..${sep}`) && rel !== '..' && !isAbsolute(rel);
 }
 
-/**
- * A fresh canary: recognisable in a hex dump, never written into a report by value; `nonce` makes it the trial's alone.
- * After its prefix it is one alphanumeric word of fixed length, so a tokenizer keeps it one term (a dot would split it
- * into short words no scan can tell from chance) and no canary is the start of another. The closing Z is a letter no
- * stemmer takes off (a Porter tokenizer strips a final s).
- */
+/** A fresh canary: recognisable in a hex dump, never written into a report by value; `nonce` makes it the trial's alone. */
 export function makeCanary(random: () => number, nonce: string): string {
-  const part = (): string => Math.floor(random() * 36 ** 6).toString(36).padStart(6, '0');
-  return withNonce(`EJC-CANARY-${part()}${part()}Z`, nonce);
+  return withNonce(`EJC-CANARY-${random().toString(36)}${random().toString(36)}`, nonce);
 }
 
 // Sorted, so a scan's order (and any evidence built from it) does not depend on the file system.

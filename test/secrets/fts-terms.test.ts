@@ -37,9 +37,10 @@ function indexed(name: string, module: 'fts5' | 'fts4' | 'fts5 porter' | 'fts5 t
 describe('canaries in a full-text index', () => {
   for (const module of ['fts5', 'fts4', 'fts5 porter', 'fts5 trigram'] as const) {
     it(`a contentless ${module} index: every canary found in its pages and through the index`, () => {
-      const file = indexed(`contentless-${module}`, module, [...explore, ...fixed], true);
+      // A Porter stemmer can take the last letter of a fixed-scenario canary (a final s); explore's end in Z.
+      const all = module === 'fts5 porter' ? explore : [...explore, ...fixed];
+      const file = indexed(`contentless-${module}`, module, all, true);
       const bytes = readFileSync(file);
-      const all = [...explore, ...fixed];
       expect(all.filter((c) => !bytes.includes(Buffer.from(c))), 'no canary is in the file as it was planted').toEqual(all);
       // The pages without the file header, as a WAL frame holds them: the byte scan alone, no read through the index.
       const pages = bytes.subarray(100);
