@@ -1,7 +1,8 @@
 // Evidence the journal does not control that a driver held at a crash point is blocked there: /proc's threads and its files.
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { journalFiles } from '../world/byte-scan.js';
+import { relative } from 'node:path';
 import type { DriverHandle } from '../driver/types.js';
 
 /** What waiting for a held driver to be blocked found (an assertion's `observed`: its times vary with the load). */
@@ -64,7 +65,8 @@ export async function awaitBlocked(handle: DriverHandle, wait: HeldWait = HELD_W
       base = null;
     }
     // A starved driver is not a driver that never sleeps: the time its threads waited for a core extends the wait.
-    if (now - started >= wait.maxMs + Math.min(waitedForCore(tree) - queued, wait.maxMs * 9)) return done(false, why);
+    // (schedstat is read again only once maxMs has passed: before that the wait goes on whatever it adds.)
+    if (now - started >= wait.maxMs && now - started >= wait.maxMs + Math.min(waitedForCore(tree) - queued, wait.maxMs * 9)) return done(false, why);
     await new Promise((resolve) => setTimeout(resolve, Math.max(2, Math.min(10, wait.quietMs / 4))));
   }
 
@@ -77,7 +79,7 @@ export async function awaitBlocked(handle: DriverHandle, wait: HeldWait = HELD_W
 /** A digest of every file under the journal's directory but SQLite's `-shm` (another driver's read writes there, and it holds no rows). */
 export function journalFileDigests(dir: string): Map<string, string> {
   const out = new Map<string, string>();
-  for (const path of walk(dir)) {
+  for (const path of journalFiles(dir, [])) {
     if (path.endsWith('-shm')) continue;
     try {
       out.set(relative(dir, path), createHash('sha256').update(readFileSync(path)).digest('hex'));
@@ -178,14 +180,4 @@ function sameSet(a: readonly number[], b: readonly number[]): boolean {
 // Two turns: each polls I/O (a read the driver's output is waiting for) before its immediates run.
 async function ioTurn(): Promise<void> {
   for (let i = 0; i < 2; i++) await new Promise((resolve) => setImmediate(resolve));
-}
-
-function walk(dir: string): string[] {
-  let entries;
-  try {
-    entries = readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return [];
-  }
-  return entries.flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : e.isFile() ? [join(dir, e.name)] : []));
 }

@@ -64,6 +64,7 @@ export function heldAsTrigrams(terms: ReadonlySet<string>, canary: string): bool
   return true;
 }
 
-function quoted(name: string): string {
+/** `name` as a quoted SQL identifier. */
+export function quoted(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }

@@ -5,8 +5,8 @@ import { basename, join, relative } from 'node:path';
 import { brotliDecompressSync, constants, inflateRawSync } from 'node:zlib';
 import Database from 'better-sqlite3';
 import { canaryId } from './canary-nonce.js';
-import { ftsTerms, heldAsTrigrams } from './fts-terms.js';
-import { holdsDigest, holdsEncoded } from '../world/canary-forms.js';
+import { ftsTerms, heldAsTrigrams, quoted } from './fts-terms.js';
+import { decodedViews, holdsDigest, holdsEncoded } from '../world/canary-forms.js';
 
 /** A piece shorter than this is not evidence: 8 characters of a canary's random part do not occur by chance. */
 export const MIN_PIECE = 8;
@@ -30,13 +30,16 @@ export function scanHiddenCopies(files: readonly string[], canaries: readonly st
     const data = read(file);
     if (data.length === 0) continue;
     const sqlite = data.subarray(0, 16).equals(SQLITE_HEADER) ? readSqliteCopy(file) : { values: [], terms: null };
-    const termSet = new Set(sqlite.terms === null ? [] : sqlite.terms.toString('utf8').split('\n'));
+    // Index terms, one per line: the folded search finds a canary's random part among them, decoded once per file.
+    const termText = sqlite.terms === null ? null : Buffer.from(sqlite.terms.join('\n'), 'utf8');
+    const termViews = termText === null ? null : decodedViews(termText);
+    const termSet = new Set(sqlite.terms ?? []);
     const streams = decompressed([data, ...sqlite.values, ...decodedRuns(data)]);
     // A hash kept as a blob (16 to 64 bytes of it in a value) is hex here; the file's hex and base64 runs, canary-forms.
     const blobs = sqlite.values.filter((v) => v.length >= 16 && v.length <= 4096).map((v) => v.toString('hex'));
     canaries.forEach((c, i) => {
       const needle = Buffer.from(c, 'utf8');
-      const inTerms = sqlite.terms !== null && (holdsEncoded(sqlite.terms, c, undefined, canaries) || heldAsTrigrams(termSet, c));
+      const inTerms = termText !== null && termViews !== null && (holdsEncoded(termText, c, termViews, canaries) || heldAsTrigrams(termSet, c));
       if (inTerms || holdsDigest(blobs, c) || heldInPieces(data, needle) || streams.some((s) => s.includes(needle) || heldInPieces(s, needle))) {
         hits.push({ file: base === undefined ? file : relative(base, file), canary: i, canarySha256: canaryId(c) });
       }
@@ -123,10 +126,10 @@ export function sqliteValues(file: string): Buffer[] {
 }
 
 /**
- * The values of sqliteValues and, when the file has full-text tables, every term their indexes hold (one per line,
- * as the index returns it: lowercased by its tokenizer), read through fts5vocab or fts4aux tables made on the copy.
+ * The values of sqliteValues and, when the file has full-text tables, every term their indexes hold (as the index
+ * returns it: lowercased by its tokenizer), read through fts5vocab or fts4aux tables made on the copy.
  */
-export function readSqliteCopy(file: string): { values: Buffer[]; terms: Buffer | null } {
+export function readSqliteCopy(file: string): { values: Buffer[]; terms: string[] | null } {
   const dir = mkdtempSync(join(tmpdir(), 'ejc-values-'));
   try {
     const copy = join(dir, basename(file));
@@ -138,7 +141,7 @@ export function readSqliteCopy(file: string): { values: Buffer[]; terms: Buffer 
       const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").pluck().all() as string[];
       for (const table of tables) {
         try {
-          for (const row of db.prepare(`SELECT * FROM ${`"${table.replace(/"/g, '""')}"`}`).raw().iterate() as Iterable<unknown[]>) {
+          for (const row of db.prepare(`SELECT * FROM ${quoted(table)}`).raw().iterate() as Iterable<unknown[]>) {
             for (const v of row) {
               if (Buffer.isBuffer(v)) values.push(v);
               else if (typeof v === 'string' && v.length >= 4) values.push(Buffer.from(v, 'utf8'));
@@ -149,8 +152,7 @@ export function readSqliteCopy(file: string): { values: Buffer[]; terms: Buffer 
           // plain tables and read as such
         }
       }
-      const terms = ftsTerms(db);
-      return { values, terms: terms === null ? null : Buffer.from(terms.join('\n'), 'utf8') };
+      return { values, terms: ftsTerms(db) };
     } finally {
       db.close();
     }

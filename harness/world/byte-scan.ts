@@ -51,7 +51,13 @@ export function makeCanary(random: () => number, nonce: string): string {
 // Sorted, so a scan's order (and any evidence built from it) does not depend on the file system.
 function walk(dir: string): string[] {
   const out: string[] = [];
-  for (const name of readdirSync(dir).sort()) {
+  let names: string[];
+  try {
+    names = readdirSync(dir).sort();
+  } catch {
+    return out; // removed between its parent's listing and this one: nothing left to read
+  }
+  for (const name of names) {
     const path = join(dir, name);
     let st;
     try {
