@@ -20,13 +20,7 @@ describe('signal cleanup', () => {
     ['SIGTERM', 143],
     ['SIGHUP', 129],
   ] as const)('%s ends the whole driver tree and removes the trial dir before exiting %i', async (signal, code) => {
-    const tag = newTag('signal');
-    const runner = spawnRunner(tag);
-    let trialPath = '';
-    try {
-      const ready = await readyLine(runner);
-      const driverPid = ready[0];
-      trialPath = ready[1];
+    await withRunner(newTag('signal'), [], async (runner, [driverPid, trialPath], tag) => {
       expect(existsSync(trialPath)).toBe(true);
       // The tree to end: the runner, its driver, and the driver's grandchild in a session of its own
       // (backgrounded by a shell, so it may still be on its way to exec `sleep`).
@@ -38,36 +32,37 @@ describe('signal cleanup', () => {
       // Checked the moment the harness is gone: nothing of the tree may still run (zombies are dead).
       expect(ownProcesses(tag)).toEqual([]);
       expect(existsSync(trialPath)).toBe(false);
-    } finally {
-      // Whatever failed above, leave nothing behind.
-      runner.kill('SIGKILL');
-      await killOwn(tag);
-      if (trialPath !== '') rmSync(trialPath, { recursive: true, force: true });
-    }
+    });
   });
 
   // A vitest fork worker is stopped with SIGTERM and has no handler of its own: the harness's exit hook never ran, and a
   // trial in flight left its directory in /tmp (the unexplained /tmp/ejc-* directories) and its drivers running.
   it('SIGTERM of a program using the harness as a library, with no handler of its own, cleans up and still ends it by the signal', async () => {
-    const tag = newTag('signal-library');
-    const runner = spawnRunner(tag, ['--library']);
-    let trialPath = '';
-    try {
-      const ready = await readyLine(runner);
-      trialPath = ready[1];
-      await until(() => ownProcesses(tag).some((p) => p.cmdline === 'sleep 3600' && p.sid !== ready[0]));
+    await withRunner(newTag('signal-library'), ['--library'], async (runner, [driverPid, trialPath], tag) => {
+      await until(() => ownProcesses(tag).some((p) => p.cmdline === 'sleep 3600' && p.sid !== driverPid));
       runner.kill('SIGTERM');
       const result = await runner;
       expect([result.signal, result.exitCode]).toEqual(['SIGTERM', undefined]);
       expect(ownProcesses(tag)).toEqual([]);
       expect(existsSync(trialPath)).toBe(false);
-    } finally {
-      runner.kill('SIGKILL');
-      await killOwn(tag);
-      if (trialPath !== '') rmSync(trialPath, { recursive: true, force: true });
-    }
+    });
   });
 });
+
+// Starts the runner, waits for its ready line, runs `body`; whatever failed, leaves nothing behind.
+async function withRunner(tag: string, extra: readonly string[], body: (runner: ReturnType<typeof spawnRunner>, ready: [number, string], tag: string) => Promise<void>): Promise<void> {
+  const runner = spawnRunner(tag, extra);
+  let trialPath = '';
+  try {
+    const ready = await readyLine(runner);
+    trialPath = ready[1];
+    await body(runner, ready, tag);
+  } finally {
+    runner.kill('SIGKILL');
+    await killOwn(tag);
+    if (trialPath !== '') rmSync(trialPath, { recursive: true, force: true });
+  }
+}
 
 async function until(condition: () => boolean, maxMs = 60_000): Promise<void> {
   const deadline = Date.now() + maxMs;
