@@ -1,10 +1,11 @@
 // Kills inside open: strace SIGKILLs a restarted driver at every write its open makes to the journal's files, plain write(2) included.
-import { cpSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { cpSync } from 'node:fs';
+import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { defineScenario, type Scenario } from './define.js';
 import { defaultPrepare, isUnresolved, nodeRows, rows, seedRows } from './support.js';
-import { DURABLE_SYSCALLS, traceeKilled, underStrace, type SyscallEvent } from '../harness/engine/syscall-sweep.js';
+import { traceeKilled, underStrace } from '../harness/engine/syscall-sweep.js';
+import { fileWritePoints, fileWriteVictim, nextLine, rawLines, type FileWritePoint } from '../harness/engine/file-write-points.js';
 import { WRITE_SYSCALLS } from '../harness/world/written-files.js';
 import { DEFAULT_MAPPING, deriveProjections } from '../harness/engine/projections.js';
 import { gateFor } from '../harness/engine/harness-gate.js';
@@ -57,16 +58,8 @@ export const blind2OpenSweep: Scenario[] = [
 ];
 
 // The victim of kill point i: under strace, SIGKILLed at that point's syscall, logging to its own file.
-function victimLaunch(t: TrialContext, window: readonly KillPoint[], i: number): ReturnType<typeof underStrace> {
-  const { syscall, invocation, files } = window[i]!;
-  const dir = join(t.dir, `point-${i + 1}`);
-  return underStrace(t.launch, { log: join(t.dir, `point-${i + 1}.strace`), kill: { syscall, invocation }, trace: KILLABLE, paths: files.map((f) => join(dir, f)) });
-}
-
-/** A syscall of open to kill at, with the journal files (relative to its directory) whose calls strace counts. */
-interface KillPoint extends SyscallEvent {
-  readonly file: string;
-  readonly files: readonly string[];
+function victimLaunch(t: TrialContext, window: readonly FileWritePoint[], i: number): ReturnType<typeof underStrace> {
+  return fileWriteVictim(t.launch, window[i]!, join(t.dir, `point-${i + 1}`), join(t.dir, `point-${i + 1}.strace`));
 }
 
 interface Laid {
@@ -76,8 +69,6 @@ interface Laid {
   readonly legacy: boolean;
 }
 
-// strace injects only into syscalls it traces: the victims trace these, plain write(2) included.
-const KILLABLE = [...DURABLE_SYSCALLS, 'write', 'writev'];
 const RESULT = deriveProjections('http_request', `{"echo":"${'y'.repeat(80)}","tail":"END"}`, DEFAULT_MAPPING);
 const SID = 'sess-open-sweep';
 
@@ -103,21 +94,18 @@ async function lay(t: TrialContext, dir: string): Promise<Laid> {
 }
 
 // Opens a copy under strace (logging only) and returns the writes its open made to the journal directory's files.
-async function calibrate(t: TrialContext, f: Laid, laid: string): Promise<KillPoint[]> {
+async function calibrate(t: TrialContext, f: Laid, laid: string): Promise<FileWritePoint[]> {
   const dir = join(t.dir, 'calibration');
   cpSync(laid, dir, { recursive: true });
   const log = join(t.dir, 'calibration.strace');
   const client = await t.driver('calibration', { journalDir: dir, launch: underStrace(t.launch, { log, trace: WRITE_SYSCALLS, decodeFds: true }), armed: [], open: false });
-  // Lines so far, the empty string after the last newline aside: the next line strace writes is open's first.
-  const sofar = rawLines(log);
-  const before = sofar.at(-1) === '' ? sofar.length - 1 : sofar.length;
+  const before = nextLine(log);
   client.openedFiles = (await client.op('open', { dir, armedCrashPoints: [] })).files;
-  const { window, files } = writesUnder(rawLines(log), before, dir);
+  const window = fileWritePoints(rawLines(log), before, dir);
   // The control: an open nobody killed leaves what the checks below ask for, so a failure after a kill is the kill's.
   await check(t, client, f, 'after an open nobody killed');
   await client.close();
-  const names = files.map((p) => relative(dir, p));
-  return window.map((e) => ({ syscall: e.syscall, invocation: e.invocation, file: relative(dir, e.path) || '.', files: names }));
+  return window;
 }
 
 // Sends open to the victim; true when strace's SIGKILL ended it there (recorded as a kill with the proof of its tree).
@@ -164,32 +152,4 @@ async function check(t: TrialContext, c: JournalClient, f: Laid, label: string):
     && b.length === 1 && isUnresolved(b[0]) && gateB.decision === 'refuse' && legacyRows === (f.legacy ? 1 : 0);
   const actual = { nodeA: a.map((r) => r.state), gateA: gateA.decision, replayed: isDeepStrictEqual(replayed, f.result) ? 'the recorded result' : replayed, nodeB: b.map((r) => r.state), gateB: gateB.decision, legacySessionRows: legacyRows };
   return t.check(label, { nodeA: ['committed'], gateA: 'pass', replayed: 'the recorded result', nodeB: ['prepared, ambiguous or needs_attention'], gateB: 'refuse', legacySessionRows: f.legacy ? 1 : 0 }, actual, held);
-}
-
-function rawLines(log: string): string[] {
-  return readFileSync(log, 'utf8').split('\n');
-}
-
-// The kill points of open: every killable syscall after line `from` on a file under `dir` (or the directory itself,
-// fsynced), numbered as strace's when= counts them for a victim traced with -P on those same files: per tracee, among
-// the calls on those files only (plain write(2) is also the runtime's eventfd and the protocol's pipe).
-function writesUnder(lines: readonly string[], from: number, dir: string): { window: Array<SyscallEvent & { path: string }>; files: string[] } {
-  const killable = new Set<string>(KILLABLE);
-  const calls = lines.flatMap((line, i) => {
-    const m = /^(\d+)\s+([a-z0-9_]+)\((?:\d+)<([^>]*)>/.exec(line);
-    // A SQLite -shm is the WAL's index, rebuilt from the WAL by the next opener: no state a kill there could tear.
-    if (!m || !killable.has(m[2]!) || m[3]!.endsWith('-shm') || (m[3] !== dir && !m[3]!.startsWith(`${dir}/`))) return [];
-    return [{ line: i, tracee: m[1]!, syscall: m[2]!, path: m[3]! }];
-  });
-  const files = [...new Set(calls.filter((c) => c.line >= from).map((c) => c.path))];
-  const counters = new Map<string, number>();
-  const window: Array<SyscallEvent & { path: string }> = [];
-  for (const c of calls) {
-    if (!files.includes(c.path)) continue;
-    const key = `${c.tracee}:${c.syscall}`;
-    const invocation = (counters.get(key) ?? 0) + 1;
-    counters.set(key, invocation);
-    if (c.line >= from) window.push({ syscall: c.syscall, invocation, path: c.path });
-  }
-  return { window, files };
 }

@@ -47,9 +47,14 @@ export function traceeKilled(path: string): boolean {
 
 /** Parses a strace log into per-tracee invocation-numbered events, in the order they happened. */
 export function parseStraceLog(path: string): SyscallEvent[] {
+  return parseStraceLines(readFileSync(path, 'utf8').split('\n'));
+}
+
+/** `parseStraceLog` of lines already read. */
+export function parseStraceLines(lines: readonly string[]): SyscallEvent[] {
   const counters = new Map<string, number>();
   const events: SyscallEvent[] = [];
-  for (const line of readFileSync(path, 'utf8').split('\n')) {
+  for (const line of lines) {
     const m = /^(\d+)\s+([a-z0-9_]+)\(/.exec(line);
     if (!m) continue;
     const key = `${m[1]}:${m[2]}`;

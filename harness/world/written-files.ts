@@ -19,9 +19,14 @@ export interface TraceLine {
 
 /** The completed syscalls of a log, in the order they finished. */
 export function readTraceLines(path: string): TraceLine[] {
+  return traceLines(readFileSync(path, 'utf8').split('\n'));
+}
+
+/** `readTraceLines` of a log's raw lines already read. */
+export function traceLines(rawLines: readonly string[]): TraceLine[] {
   const open = new Map<number, string>();
   const lines: TraceLine[] = [];
-  for (const raw of readFileSync(path, 'utf8').split('\n')) {
+  for (const raw of rawLines) {
     const m = /^(\d+)\s+(.*)$/.exec(raw);
     if (!m) continue;
     const pid = Number(m[1]);

@@ -81,6 +81,8 @@ export function createFilesJournal({ crashpoint }, bugs, name = 'core-files-jour
   };
   const replaceRow = (row) => {
     const target = file(row.hash, row.gen);
+    // The bug: "the row's file is already there", so it is overwritten where it is (truncated, then written).
+    if (bugs.rewriteInPlace) return () => writeTemp(target, row);
     const temp = `${target}.tmp-${randomBytes(6).toString('hex')}`;
     writeTemp(temp, row);
     return () => {

@@ -11,6 +11,9 @@ export const CORE = [
   { name: 'core-files-node-ignored', scenario: 'metamorphic.identity.inputs' },
   { name: 'core-files-settle-any-generation', scenario: 'metamorphic.settle.superseded-id' },
   { name: 'core-reconcile-trusts-evidence', scenario: 'metamorphic.reconcile.only-its-cells' },
+  // Overwrites a row's file in place: every fsync follows a complete write, so only a kill at the write(2) itself,
+  // between the truncation and the bytes, tears it.
+  { name: 'core-files-rewrite-in-place', scenario: 'sweep.settle.every-write' },
 ];
 
 /** The from-scratch journal the core-files-* bugs are made of; it is conformant without them. */
