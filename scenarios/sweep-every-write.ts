@@ -22,7 +22,7 @@ function sweepScenario(c: SweepCase): Scenario {
     tags: ['crash-matrix', 'write-sweep', c.scope],
     needs: ['harness:strace', ...c.needs],
     description:
-      `${c.setupText} A calibration driver runs this under strace and records every pwrite/fsync-family syscall of the ${c.op} itself. Then, for each of them, a fresh driver on a fresh journal repeats the sequence and is SIGKILLed by strace exactly at that syscall, and a new driver inspects what the kill left. ` +
+      `${c.setupText} A calibration driver runs this under strace and records every pwrite/fsync-family syscall of the ${c.op} itself, and every plain write(2) it makes to a file of the journal directory that a second identical run names alike (a file overwritten in place is killed between its truncation and its bytes; a log, between two appends). Then, for each of them, a fresh driver on a fresh journal repeats the sequence and is SIGKILLed by strace exactly at that syscall, and a new driver inspects what the kill left. ` +
       'No crash window inside the operation is left unexplored, whether or not the implementation announces crash points.',
     asserts: [`each kill happened inside the ${c.op}`, c.invariant],
     async trial(t) {
