@@ -83,9 +83,9 @@ export class Exec {
     this.t.beforeOp = async (client, op) => {
       if (killer !== null || client !== primary || (plan.op !== 'any' && op !== plan.op) || ++seen < plan.occurrence) return;
       const log = this.t.harnessFile(join(this.t.dir, `strace-${++this.#straceRuns}.log`));
-      killer = await attachSyscallKiller(primary.handle.pid, { syscall: plan.syscall, invocation: plan.n }, log);
+      killer = await attachSyscallKiller(primary.handle.pid, { syscall: plan.syscall, invocation: plan.n }, log, this.journalDir);
       this.t.armSyscallKill(primary, { log, label: `${plan.syscall}#${plan.n} of ${op}` });
-      this.t.note({ kind: 'note', text: `strace attached to ${primary.label}: SIGKILL at the ${plan.n}th ${plan.syscall} from this ${op} on` });
+      this.t.note({ kind: 'note', text: `strace attached to ${primary.label}: SIGKILL at the ${plan.n}th ${plan.syscall === 'pwrite64' ? 'data write (pwrite64 or write(2) to a journal file)' : 'sync (fsync or fdatasync)'} from this ${op} on` });
     };
     try {
       await fn();
