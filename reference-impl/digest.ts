@@ -1,5 +1,6 @@
 // §11 digests: `v5:` + SHA-256 hex of the canonical JSON of a redacted projection.
 import { canonicalJson } from '../harness/canonical-json.js';
+import { JournalError } from '../harness/journal-interface.js';
 import { sha256Hex } from './sha256.js';
 import type { EffectScope } from '../harness/protocol/schemas.js';
 import { DIGEST_VERSION } from './constants.js';
@@ -10,7 +11,15 @@ const NO_OUTPUT_MAPPING = { 'ejc:output-mapping': 'absent' };
 
 /** The persisted args digest of a dispatch: secret keys excluded, credential shapes masked. */
 export function argsDigest(args: Readonly<Record<string, unknown>>, secretArgKeys: readonly string[]): string {
-  return DIGEST_VERSION + sha256Hex(canonicalJson(redactArgs(args, secretArgKeys)));
+  let text: string;
+  try {
+    text = canonicalJson(redactArgs(args, secretArgKeys));
+  } catch (error) {
+    // Arguments that are not I-JSON (a lone surrogate) have no canonical form, so no digest: an invalid param, named.
+    if (error instanceof TypeError) throw new JournalError('unsupported', `params.args: ${error.message.replace(/^canonicalJson: /, '')}`, { cause: error });
+    throw error;
+  }
+  return DIGEST_VERSION + sha256Hex(text);
 }
 
 /** The digest of the node's output-mapping configuration the effect ran under. */

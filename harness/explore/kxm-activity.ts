@@ -37,6 +37,19 @@ export interface KxmPlan {
   readonly resolve: { readonly action: 'mark_completed' | 'confirm_absent_retry' | 'compensate_retry' | 'mark_failed'; readonly evidence: 'full' | 'none' } | null;
   /** Cancellation requested while the run was down (before recovery), after recovery, or without a reason. */
   readonly cancel: 'none' | 'before-recovery' | 'after-recovery' | 'empty-reason';
+  /** Instants at millisecond precision (arb-widen.ts): absent, the dispatch is at T0, leases end at it or a minute later. */
+  readonly clock?: KxmClock;
+}
+
+/**
+ * When things happen, in ms after T0: the dispatches at `at`; each leased effect's lease ends `expiries[i]` (cycling)
+ * after them, at or before them (≤ 0) for one the plan has expired, after them for the others; recovery `recoverIn`
+ * after them (a late plan's recovery stays two lease lengths on).
+ */
+export interface KxmClock {
+  readonly at: number;
+  readonly expiries: readonly number[];
+  readonly recoverIn: number;
 }
 
 /** The arbitrary of one KXM activity's plan (every class, downgrade attempts, shared leases with fencing tokens). */
@@ -66,6 +79,7 @@ export const KXM_BOUNDARIES = ['after-kxm-declare', 'after-kxm-dispatch', 'after
 export async function kxmRun(x: Exec, runId: string, plan: KxmPlan): Promise<void> {
   x.kxmRuns.set(runId, plan);
   const declared: Array<{ i: number; effectId: string; attemptId: string }> = [];
+  const now = T0 + (plan.clock?.at ?? 0);
   for (const [i] of plan.effects.entries()) {
     const v = await x.primary.op('kxm.declare', declareParams(runId, i, plan));
     await x.t.boundary('after-kxm-declare', x.primary);
@@ -73,7 +87,7 @@ export async function kxmRun(x: Exec, runId: string, plan: KxmPlan): Promise<voi
   }
   const started: Array<{ i: number; effectId: string; attemptId: string; key: string }> = [];
   for (const d of declared) {
-    const dispatch = await x.primary.op('kxm.dispatch', { effectId: d.effectId, attemptId: d.attemptId, now: T0 });
+    const dispatch = await x.primary.op('kxm.dispatch', { effectId: d.effectId, attemptId: d.attemptId, now });
     await x.t.boundary('after-kxm-dispatch', x.primary);
     if (dispatch.started) started.push({ ...d, key: dispatch.idempotencyKey });
   }
@@ -89,7 +103,8 @@ export async function kxmRun(x: Exec, runId: string, plan: KxmPlan): Promise<voi
 export async function kxmRecover(x: Exec, runId: string): Promise<void> {
   const plan = x.kxmRuns.get(runId);
   if (!plan) return;
-  const now = plan.late ? T0 + 2 * LEASE_MS : T0 + 1_000;
+  const at = T0 + (plan.clock?.at ?? 0);
+  const now = plan.late ? at + 2 * LEASE_MS : at + (plan.clock?.recoverIn ?? 1_000);
   if (plan.cancel === 'before-recovery') await x.primary.try('kxm.cancel', { runId, actor: 'operator@explore.invalid', reason: 'requested while the run was down' });
   const { effects } = await x.primary.op('kxm.list', { runId });
   for (const effect of effects) {
@@ -101,6 +116,7 @@ export async function kxmRecover(x: Exec, runId: string): Promise<void> {
     if (decision.decision === 'start_planned_attempt') await start(x, runId, i, effect.toolId, effect.effectId, decision.attemptId, now);
     if (decision.decision === 'retry_same_key' || decision.decision === 'retry_bounded') await perform(x, runId, i, effect.toolId, effect.effectId, decision.attemptId, decision.idempotencyKey);
   }
+  const retries: Array<{ i: number; toolId: string; effectId: string; attemptId: string }> = [];
   if (plan.resolve) {
     for (const effect of (await x.primary.op('kxm.list', { runId })).effects.filter((e) => e.state === 'blocked_uncertain')) {
       // The operator checks the target first: a retry is authorized only for an effect that did not land.
@@ -108,9 +124,12 @@ export async function kxmRecover(x: Exec, runId: string): Promise<void> {
       const landed = x.t.world.writesFor(logical(runId, i, effect.toolId)) > 0;
       const retry = plan.resolve.action === 'confirm_absent_retry' || plan.resolve.action === 'compensate_retry';
       const action = landed && retry ? 'mark_completed' : plan.resolve.action;
-      await x.primary.try('kxm.resolve', { effectId: effect.effectId, action, actor: 'operator@explore.invalid', reason: 'checked the target', evidence: plan.resolve.evidence === 'none' ? {} : evidence(action, effect.attemptId) });
+      const resolved = await x.primary.try('kxm.resolve', { effectId: effect.effectId, action, actor: 'operator@explore.invalid', reason: 'checked the target', evidence: plan.resolve.evidence === 'none' ? {} : evidence(action, effect.attemptId) });
+      if (resolved.ok && resolved.result.state === 'intent') retries.push({ i, toolId: effect.toolId, effectId: effect.effectId, attemptId: resolved.result.attemptId });
     }
   }
+  // The retry a resolution authorized, under its new attempt: after a cancellation it must not start.
+  for (const r of retries) await start(x, runId, r.i, r.toolId, r.effectId, r.attemptId, now);
   if (plan.cancel === 'after-recovery' || plan.cancel === 'empty-reason') await x.primary.try('kxm.cancel', { runId, actor: 'operator@explore.invalid', reason: plan.cancel === 'empty-reason' ? ' ' : 'superseded' });
   await x.primary.op('kxm.list', { runId });
 }
@@ -138,8 +157,15 @@ function declareParams(runId: string, i: number, plan: KxmPlan): OpParams<'kxm.d
     runId, stepId: 'step-a', assignmentId: `asg-${i}`, attemptId: `att-${i}`, slot: 0, toolId: e.toolId, registry: REGISTRY,
     ...(e.declared ? { declaredClass: e.declared } : {}),
     // Leases of one pool are one lease re-granted: a higher fencing token fences the lower one.
-    ...(e.lease ? { lease: { leaseId: `lease-${e.lease.pool}`, fencingToken: e.lease.token, expiresAt: e.lease.expired ? T0 : T0 + LEASE_MS } } : {}),
+    ...(e.lease ? { lease: { leaseId: `lease-${e.lease.pool}`, fencingToken: e.lease.token, expiresAt: expiresAt(e.lease.expired, i, plan.clock) } } : {}),
   };
+}
+
+// At the dispatch (expired) or a minute after it; with a clock, at the millisecond the plan names, on its side of the dispatch.
+function expiresAt(expired: boolean, i: number, clock: KxmClock | undefined): number {
+  if (!clock) return expired ? T0 : T0 + LEASE_MS;
+  const d = clock.expiries.length === 0 ? 0 : clock.expiries[i % clock.expiries.length]!;
+  return T0 + clock.at + (expired ? -Math.abs(d) : Math.max(1, Math.abs(d)));
 }
 
 function observeReceipt(x: Exec, toolId: string, cls: KxmClass, key: string, answer: KxmPlan['effects'][number]['receipt']): OpParams<'kxm.recover'>['observation']['receipt'] {

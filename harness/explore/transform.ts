@@ -74,7 +74,9 @@ function changeString(s: string): string | null {
   if (!s.includes(SECRET)) {
     if (s.includes('\u00e9')) return s.replace('\u00e9', 'e\u0301');
     if (/^\d{1,5}(:\d{1,5})*$/.test(s)) return s.replace(/\d$/, (d) => String((Number(d) + 1) % 10));
-    return s.length === 0 ? 'x' : `${s.slice(0, -1)}${s.endsWith('Z') ? 'Y' : 'Z'}`;
+    // The last code point, not the last UTF-16 unit: cutting a pair in half would plant a lone surrogate, which is not
+    // I-JSON (RFC 8785 §3.2.2.2) and so has no digest the contract defines (docs/protocol.md, prepare).
+    return s.length === 0 ? 'x' : `${Array.from(s).slice(0, -1).join('')}${s.endsWith('Z') ? 'Y' : 'Z'}`;
   }
   if (/^(bearer|token) /i.test(s)) return s.replace(/^\w+/, 'Basic');
   if (/^basic /i.test(s)) return s.replace(/^\w+/, 'Bearer');

@@ -43,6 +43,8 @@ class Checker {
   readonly othersAtOpen = new Map<string, number>();
   readonly freshRestart = new Set<string>();
   readonly writes = new Map<string, number>();
+  /** The logical effect each tier-1 key reached a target for first. */
+  readonly keyOwners = new Map<string, string>();
   readonly kxm = new KxmChecker();
 
   constructor(
@@ -227,6 +229,12 @@ class Checker {
         return { clause: 'world.key-on-target', what: `tier-1 dispatch to ${e.target} for ${e.logicalKey}`, expected: stored, observed: e.idempotencyKey };
       }
       this.checks['world.key-on-target'] = (this.checks['world.key-on-target'] ?? 0) + 1;
+      // The target's ledger: one key for two logical effects means the target deduplicated one into the other.
+      if (e.idempotencyKey !== null) {
+        const owner = this.keyOwners.get(e.idempotencyKey) ?? e.logicalKey;
+        if (owner !== e.logicalKey) return { clause: 'key.distinct', what: `tier-1 dispatch to ${e.target} for ${e.logicalKey}`, expected: 'a key no other effect was sent under', observed: `the key ${e.idempotencyKey} of ${owner}` };
+        this.keyOwners.set(e.idempotencyKey, owner);
+      }
     }
     if (!e.applied) return null;
     const n = (this.writes.get(e.logicalKey) ?? 0) + 1;

@@ -12,6 +12,8 @@ interface KEffect {
   attemptId: string;
   key: string | null;
   state: KxmEffectState;
+  /** Recoveries of the effect while it was unsettled (dispatched or blocked): the least and most a kill leaves recorded. */
+  recoveries: { min: number; max: number };
   readonly lease: { readonly id: string; readonly token: number; readonly expiresAt: number } | null;
 }
 
@@ -60,13 +62,27 @@ export class KxmChecker {
       return fail('kxm.class', `${where}${p.declaredClass ? ` declaring ${p.declaredClass}` : ''}`, want, { effectClass: v.effect.effectClass, declarationAccepted: v.effect.declarationAccepted });
     }
     this.#add(p, v.effect.effectId, v.effect.idempotencyKey, want.effectClass);
-    return null;
+    return this.#keyClash(this.#effects.at(-1)!, where) ?? this.#diagnostics(v.effect, where);
+  }
+
+  // One deterministic key per assignment effect: two assignments under one key are one write to a keyed target.
+  #keyClash(e: KEffect, where: string): Failure | null {
+    const other = e.key === null ? undefined : this.#effects.find((o) => o !== e && o.identity !== e.identity && o.key === e.key);
+    return other ? fail('kxm.key', `${where}: the idempotency key`, 'a key no other assignment effect holds', `${e.key}, already the key of ${other.identity}`) : null;
+  }
+
+  // The recorded reconciliation attempts: the recoveries the engine made of the effect while it was unsettled.
+  #diagnostics(x: KxmEffect, where: string): Failure | null {
+    const e = this.#effects.find((m) => m.identity === JSON.stringify([x.runId, x.assignmentId, x.slot]));
+    if (!e || (x.reconciliationAttempts >= e.recoveries.min && x.reconciliationAttempts <= e.recoveries.max)) return null;
+    const want = e.recoveries.min === e.recoveries.max ? e.recoveries.min : `${e.recoveries.min}–${e.recoveries.max}`;
+    return fail('kxm.diagnostics', `${where}: reconciliationAttempts of ${x.effectId}`, want, x.reconciliationAttempts);
   }
 
   #add(p: OpParams<'kxm.declare'>, id: string | null, key: string | null, cls: KxmClass): void {
     const lease = p.lease ? { id: p.lease.leaseId, token: p.lease.fencingToken, expiresAt: p.lease.expiresAt } : null;
     if (lease) this.#top.set(lease.id, Math.max(this.#top.get(lease.id) ?? -Infinity, lease.token));
-    this.#effects.push({ id, identity: JSON.stringify([p.runId, p.assignmentId, p.slot]), runId: p.runId, cls, attemptId: p.attemptId, key, state: 'intent', lease });
+    this.#effects.push({ id, identity: JSON.stringify([p.runId, p.assignmentId, p.slot]), runId: p.runId, cls, attemptId: p.attemptId, key, state: 'intent', recoveries: { min: 0, max: 0 }, lease });
   }
 
   #fence(e: KEffect, now: number): { expired: boolean; fenced: boolean } {
@@ -96,7 +112,7 @@ export class KxmChecker {
     if (e.state !== 'dispatched') return answer.kind === 'error' ? null : fail('kxm.recovery', `kxm.complete of ${p.effectId} (${e.state})`, 'error kxm_invalid', answer);
     if (answer.kind !== 'result' || (answer.result as KxmEffect).state !== 'completed') return fail('kxm.recovery', `kxm.complete of ${p.effectId}`, 'completed', answer);
     e.state = 'completed';
-    return null;
+    return this.#diagnostics(answer.result as KxmEffect, `kxm.complete of ${p.effectId}`);
   }
 
   #recover(p: OpParams<'kxm.recover'>, answer: OpAnswer): Failure | null {
@@ -109,6 +125,7 @@ export class KxmChecker {
     const r = answer.result as OpResult<'kxm.recover'>;
     if (r.decision !== want.decision || r.state !== want.state) return fail('kxm.recovery', where, want, { decision: r.decision, state: r.state });
     if (e.key !== null && r.idempotencyKey !== e.key) return fail('kxm.key', `${where}: the key of ${r.decision}`, e.key, r.idempotencyKey);
+    if (unsettled(e.state)) e.recoveries = { min: e.recoveries.min + 1, max: e.recoveries.max + 1 };
     e.state = want.state;
     return null;
   }
@@ -123,7 +140,7 @@ export class KxmChecker {
     if (answer.kind !== 'result' || (answer.result as KxmEffect).state !== outcome) return fail('kxm.resolution', where, outcome, answer);
     e.state = outcome;
     if (outcome === 'intent' && p.evidence.newAttemptId) e.attemptId = p.evidence.newAttemptId;
-    return null;
+    return this.#diagnostics(answer.result as KxmEffect, where);
   }
 
   #cancel(p: OpParams<'kxm.cancel'>, answer: OpAnswer): Failure | null {
@@ -147,12 +164,20 @@ export class KxmChecker {
       e.id ??= x.effectId;
       e.key ??= x.idempotencyKey;
       if (x.state !== e.state) return fail('kxm.recovery', `kxm.list: state of ${x.effectId}`, e.state, x.state);
+      const problem = this.#keyClash(e, 'kxm.list') ?? this.#diagnostics(x, 'kxm.list');
+      if (problem) return problem;
     }
     return null;
   }
 
   // Announced KXM points: after the declare's or dispatch's commit the operation stands; before the completion's, it does not.
   #killed(op: string, params: unknown, at: string): void {
+    if (op === 'kxm.recover') {
+      // Its count may or may not have been recorded (its state change is learnt from the next listing).
+      const e = this.#find((params as OpParams<'kxm.recover'>).effectId);
+      if (e && unsettled(e.state)) e.recoveries = { min: e.recoveries.min, max: e.recoveries.max + 1 };
+      return;
+    }
     if (at.endsWith('before-commit')) return;
     if (op === 'kxm.declare') {
       const p = params as OpParams<'kxm.declare'>;
@@ -170,6 +195,10 @@ export class KxmChecker {
   #find(id: string): KEffect | undefined {
     return this.#effects.find((e) => e.id === id);
   }
+}
+
+function unsettled(state: KxmEffectState): boolean {
+  return state === 'dispatched' || state === 'blocked_uncertain';
 }
 
 function fail(clause: Failure['clause'], what: string, expected: unknown, observed: unknown): Failure {

@@ -5,6 +5,7 @@ import { addrOf, rowById, withRow, type MRow, type MState } from './journal-stat
 import { fail, ok, type OpEnv, type Outcome } from './outcome.js';
 import { jsonEqual, sameCall } from './projection.js';
 import type { ClauseId } from './clauses.js';
+import { rowLabel } from './run-ops.js';
 
 /** Checks an answered prepare against the row at its identity and applies it. */
 export function prepareAnswered(state: MState, p: PrepareRequest, v: PrepareVerdict, _env: OpEnv): Outcome {
@@ -19,6 +20,10 @@ export function prepareAnswered(state: MState, p: PrepareRequest, v: PrepareVerd
     const ikey = v.idempotencyKey ?? null;
     // Keys are tier 1's alone (§2): a tier-1 row without one can never be retried safely.
     if (p.tier === 1 && ikey === null) return fail('key.verbatim', `prepare ${describeAddr(p)}: the tier-1 idempotency key`, 'a key generated at prepare', 'none');
+    // Generated per effect, never derived from what the call asks: a twin with equal arguments at another identity is
+    // another effect, and a key the two shared would let the target deduplicate the second one away.
+    const shared = p.tier === 1 && ikey !== null ? [...state.rows.values()].find((r) => r.addr !== addr && r.ikey === ikey) : undefined;
+    if (shared) return fail('key.distinct', `prepare ${describeAddr(p)}: the tier-1 idempotency key`, 'a key no other effect holds', `${ikey}, already the key of ${rowLabel(shared)}`);
     const clash = rowById(state, v.effectId);
     if (clash && clash.addr !== addr) return fail('listing', `prepare ${describeAddr(p)}: the new row's effect id`, 'an id no other live row has', `${v.effectId}, already the id of another row`);
     const row: MRow = {
@@ -26,7 +31,7 @@ export function prepareAnswered(state: MState, p: PrepareRequest, v: PrepareVerd
       args: { args: p.args, secretArgKeys: p.secretArgKeys }, mapping: p.outputMappingConfig, result: null,
       ikey, callId: p.audit.callId, resolution: null, canaries: [],
     };
-    return ok(withRow(state, row), 'prepare.verdict');
+    return ok(withRow(state, row), 'prepare.verdict', ...(p.tier === 1 ? (['key.distinct'] as const) : []));
   }
   const row = existing!;
   if (v.effectId !== null && row.id !== null && v.effectId !== row.id) {

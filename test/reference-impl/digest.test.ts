@@ -62,6 +62,21 @@ describe('args digest (§11)', () => {
     expect(argsDigest({ body: a }, [])).not.toBe(argsDigest({ body: b }, []));
   });
 
+  it('refuses arguments that are not I-JSON (a lone surrogate) as an invalid param naming the field, not as internal', () => {
+    const refused = (() => {
+      try {
+        argsDigest({ meta: { config: 'ok\ud83dZ' } }, []);
+        return null;
+      } catch (error) {
+        return error as { name: string; code: string; message: string };
+      }
+    })();
+    expect(refused).toMatchObject({ name: 'JournalError', code: 'unsupported' });
+    expect(refused?.message).toMatch(/^params\.args: a lone surrogate at \$\.meta\.config /);
+    // The pair itself is fine.
+    expect(argsDigest({ meta: { config: 'ok\ud83d\ude42' } }, [])).toMatch(/^v5:/);
+  });
+
   it('output-mapping digest distinguishes configs and an absent config', () => {
     expect(outputMappingDigest(undefined)).not.toBe(outputMappingDigest(null));
     expect(outputMappingDigest({ path: '$.a' })).not.toBe(outputMappingDigest({ path: '$.b' }));

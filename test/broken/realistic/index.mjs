@@ -134,3 +134,13 @@ export const BLIND2 = [
 export const BLIND2_BY_HAND = [
   { name: 'blind2-py-open-rebuild-script', file: 'blind2-py-open-rebuild-script.py', scenarios: ['blind2.open.kill-every-write'] },
 ];
+
+/**
+ * Realistic broken journals only generated exploration catches, each with the bounded exploration of the default run
+ * (explore.runs / explore.mixed, seed 1) that does: the fixed scenarios designed for their class pass them.
+ * test/explore/bites-catches.json records the trial of the seed-1 stream that fails each.
+ */
+export const GENERATED = [
+  // kxm.* and s8e.* pass it: no fixed scenario has two assignments of one step call the same keyed tool.
+  { name: 'kxm-key-per-step', scenarios: ['explore.runs'] },
+];
