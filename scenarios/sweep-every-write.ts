@@ -1,7 +1,7 @@
 // Every durable write: SIGKILL inside an operation at each write/fsync syscall strace observed there.
 import { join } from 'node:path';
 import { defineScenario, type Scenario } from './define.js';
-import { DURABLE_SYSCALLS, parseStraceLog, traceeKilled, underStrace, type SyscallEvent } from '../harness/engine/syscall-sweep.js';
+import { DURABLE_SYSCALLS, NAMESPACE_SYSCALLS, parseStraceLog, traceeKilled, underStrace, type SyscallEvent } from '../harness/engine/syscall-sweep.js';
 import { readTraceLines, WRITE_SYSCALLS, writeTargets } from '../harness/world/written-files.js';
 import type { TrialContext } from '../harness/engine/trial-context.js';
 import { JournalOpError, type JournalClient } from '../harness/engine/journal-client.js';
@@ -13,6 +13,10 @@ export const sweepEveryWrite: Scenario[] = SWEEP_CASES.map(sweepScenario);
 // round trip (and strace stops) per point, so none is armed; the durable syscalls it counts are the same either way.
 const UNARMED = { armed: [] } as const;
 
+// Where the sweep kills: every durable write, and every rename, link, unlink and truncate, the commits of a store that
+// keeps a file per row (between an unlink and the rename that should replace it, a row has no file at all).
+const KILLABLE: readonly string[] = [...DURABLE_SYSCALLS, ...NAMESPACE_SYSCALLS];
+
 function sweepScenario(c: SweepCase): Scenario {
   return defineScenario({
     id: `sweep.${c.slug}.every-write`,
@@ -21,7 +25,7 @@ function sweepScenario(c: SweepCase): Scenario {
     tags: ['crash-matrix', 'write-sweep', c.scope],
     needs: ['harness:strace', ...c.needs],
     description:
-      `${c.setupText} A calibration driver runs this under strace and records every pwrite/fsync-family syscall of the ${c.op} itself. Then, for each of them, a fresh driver on a fresh journal repeats the sequence and is SIGKILLed by strace exactly at that syscall, and a new driver inspects what the kill left. ` +
+      `${c.setupText} A calibration driver runs this under strace and records every pwrite/fsync-family syscall and every rename, link, unlink and truncate of the ${c.op} itself. Then, for each of them, a fresh driver on a fresh journal repeats the sequence and is SIGKILLed by strace exactly at that syscall, and a new driver inspects what the kill left. ` +
       'No crash window inside the operation is left unexplored, whether or not the implementation announces crash points.',
     asserts: [`each kill happened inside the ${c.op}`, c.invariant],
     async trial(t) {
@@ -49,7 +53,7 @@ function sweepScenario(c: SweepCase): Scenario {
 
 // The victim of kill point i: under strace, SIGKILLed at that point's syscall, logging to its own file.
 function victimLaunch(t: TrialContext, i: number, window: readonly SyscallEvent[]): ReturnType<typeof underStrace> {
-  return underStrace(t.launch, { log: join(t.dir, `point-${i + 1}.strace`), kill: window[i]! });
+  return underStrace(t.launch, { log: join(t.dir, `point-${i + 1}.strace`), kill: window[i]!, trace: KILLABLE });
 }
 
 // Runs the sequence once under strace (logging only) and returns the durable syscalls of the op itself.
@@ -58,12 +62,12 @@ function victimLaunch(t: TrialContext, i: number, window: readonly SyscallEvent[
 // cannot kill at, or a trace that saw nothing at all, leaves the trial inconclusive.
 async function calibrate<F>(t: TrialContext, c: SweepCase<F>, fixture: F): Promise<SyscallEvent[]> {
   const log = join(t.dir, 'calibration.strace');
-  const launch = underStrace(t.launch, { log, trace: WRITE_SYSCALLS, decodeFds: true });
+  const launch = underStrace(t.launch, { log, trace: [...WRITE_SYSCALLS, ...NAMESPACE_SYSCALLS], decodeFds: true });
   const client = await t.driver('calibration', { journalDir: join(t.dir, 'calibration'), launch, ...UNARMED });
   const state = await c.setup(client, fixture);
   const [before, linesBefore] = [parseStraceLog(log).length, readTraceLines(log).length];
   await c.run(client, fixture, state);
-  const window = parseStraceLog(log).slice(before).filter((e) => (DURABLE_SYSCALLS as readonly string[]).includes(e.syscall));
+  const window = parseStraceLog(log).slice(before).filter((e) => KILLABLE.includes(e.syscall));
   const inside = writeTargets(readTraceLines(log).slice(linesBefore));
   const traced = writeTargets(readTraceLines(log)).protocol > 0;
   await client.close();
