@@ -1,7 +1,7 @@
 // Every durable write: SIGKILL inside an operation at each write/fsync syscall strace observed there.
 import { join } from 'node:path';
 import { defineScenario, type Scenario } from './define.js';
-import { DURABLE_SYSCALLS, parseStraceLines, traceeKilled, underStrace, type SyscallEvent } from '../harness/engine/syscall-sweep.js';
+import { DURABLE_SYSCALLS, NAMESPACE_SYSCALLS, parseStraceLines, traceeKilled, underStrace, type SyscallEvent } from '../harness/engine/syscall-sweep.js';
 import { fileWritePoints, fileWriteVictim, nextLine, rawLines, stablePoints, type FileWritePoint } from '../harness/engine/file-write-points.js';
 import { traceLines, WRITE_SYSCALLS, writeTargets } from '../harness/world/written-files.js';
 import type { TrialContext } from '../harness/engine/trial-context.js';
@@ -22,7 +22,7 @@ function sweepScenario(c: SweepCase): Scenario {
     tags: ['crash-matrix', 'write-sweep', c.scope],
     needs: ['harness:strace', ...c.needs],
     description:
-      `${c.setupText} A calibration driver runs this under strace and records every pwrite/fsync-family syscall of the ${c.op} itself, and every plain write(2) it makes to a file of the journal directory that a second identical run names alike (a file overwritten in place is killed between its truncation and its bytes; a log, between two appends). Then, for each of them, a fresh driver on a fresh journal repeats the sequence and is SIGKILLed by strace exactly at that syscall, and a new driver inspects what the kill left. ` +
+      `${c.setupText} A calibration driver runs this under strace and records every pwrite/fsync-family syscall and every rename, link, unlink and truncate of the ${c.op} itself, and every plain write(2) it makes to a file of the journal directory that a second identical run names alike (a file overwritten in place is killed between its truncation and its bytes; a log, between two appends). Then, for each of them, a fresh driver on a fresh journal repeats the sequence and is SIGKILLed by strace exactly at that syscall, and a new driver inspects what the kill left. ` +
       'No crash window inside the operation is left unexplored, whether or not the implementation announces crash points.',
     asserts: [`each kill happened inside the ${c.op}`, c.invariant],
     async trial(t) {
@@ -52,11 +52,14 @@ function sweepScenario(c: SweepCase): Scenario {
 // one of the journal's files, counted among the calls on those files only (-P: the pipe and the eventfds write too).
 type KillPoint = SyscallEvent | FileWritePoint;
 const PLAIN_WRITES = ['write', 'writev'];
+// Counted untraced by path: every durable write, and every rename, link, unlink and truncate, the commits of a store
+// that keeps a file per row (between an unlink and the rename that should replace it, a row has no file at all).
+const KILLABLE: readonly string[] = [...DURABLE_SYSCALLS, ...NAMESPACE_SYSCALLS];
 
 // The victim of kill point i: under strace, SIGKILLed at that point's syscall, logging to its own file.
 function victimLaunch(t: TrialContext, i: number, window: readonly KillPoint[]): ReturnType<typeof underStrace> {
   const [point, dir, log] = [window[i]!, join(t.dir, `point-${i + 1}`), join(t.dir, `point-${i + 1}.strace`)];
-  return 'file' in point ? fileWriteVictim(t.launch, point, dir, log, PLAIN_WRITES) : underStrace(t.launch, { log, kill: point });
+  return 'file' in point ? fileWriteVictim(t.launch, point, dir, log, PLAIN_WRITES) : underStrace(t.launch, { log, kill: point, trace: KILLABLE });
 }
 
 // Runs the sequence once under strace (logging only) and returns the kill points of the op itself: its durable
@@ -68,7 +71,7 @@ function victimLaunch(t: TrialContext, i: number, window: readonly KillPoint[]):
 async function calibrate<F>(t: TrialContext, c: SweepCase<F>, fixture: F): Promise<KillPoint[]> {
   const first = await traceOnce(t, c, fixture, 'calibration');
   const [before, inOp] = [first.lines.slice(0, first.from), first.lines.slice(first.from)];
-  const durable = parseStraceLines(first.lines).slice(parseStraceLines(before).length).filter((e) => (DURABLE_SYSCALLS as readonly string[]).includes(e.syscall));
+  const durable = parseStraceLines(first.lines).slice(parseStraceLines(before).length).filter((e) => KILLABLE.includes(e.syscall));
   const inside = writeTargets(traceLines(inOp));
   const traced = writeTargets(traceLines(first.lines)).protocol > 0;
   let plain: FileWritePoint[] = fileWritePoints(first.lines, first.from, first.dir, PLAIN_WRITES);
@@ -97,7 +100,7 @@ async function calibrate<F>(t: TrialContext, c: SweepCase<F>, fixture: F): Promi
 // it stood when the op answered (close checkpoints, and its syncs are no part of the op), and where the op's part begins.
 async function traceOnce<F>(t: TrialContext, c: SweepCase<F>, fixture: F, name: string): Promise<{ log: string; dir: string; lines: string[]; from: number }> {
   const [log, dir] = [join(t.dir, `${name}.strace`), join(t.dir, name)];
-  const launch = underStrace(t.launch, { log, trace: WRITE_SYSCALLS, decodeFds: true });
+  const launch = underStrace(t.launch, { log, trace: [...WRITE_SYSCALLS, ...NAMESPACE_SYSCALLS], decodeFds: true });
   const client = await t.driver('calibration', { journalDir: dir, launch, ...UNARMED });
   const state = await c.setup(client, fixture);
   const from = nextLine(log);

@@ -12,6 +12,14 @@ import { StderrRing } from './stderr-log.js';
 import { LineBuffer, MAX_LINE_BYTES } from './stream-lines.js';
 import type { CallOutcome, DriverHandle, ExitInfo, StartDriverOptions } from './types.js';
 
+/**
+ * The zone every driver runs in: not UTC, not a whole hour away from it, and without daylight saving, so a journal that
+ * writes local time and calls it UTC (a naive datetime.now() with a 'Z', a hand-made offset) records times 5 h 45 min
+ * off, where the contract's timestamps (a resolution's `at`) are checked against the harness's clock. A CI machine
+ * in UTC would hide that, and a harness whose zone decides a verdict would not repeat across machines.
+ */
+export const DRIVER_TZ = 'Asia/Kathmandu';
+
 type AnyOutcome = CallOutcome<OperationName>;
 type LeaderExit = Pick<ExitInfo, 'signal' | 'exitCode' | 'killedByHarness'>;
 interface Current { readonly op: OperationName; readonly id: number; readonly timeoutMs: number; blocked: boolean; crashSeq: number }
@@ -57,7 +65,7 @@ export class DriverProcess implements DriverHandle {
     // given as undefined is left out.
     let child: ChildProcessWithoutNullStreams;
     try {
-      child = spawn(spec.file, spec.args, { cwd: opts.cwd, env: { ...process.env, ...opts.env, [MARK_VAR]: mark }, detached: true, stdio: 'pipe' });
+      child = spawn(spec.file, spec.args, { cwd: opts.cwd, env: { ...process.env, TZ: DRIVER_TZ, ...opts.env, [MARK_VAR]: mark }, detached: true, stdio: 'pipe' });
     } catch (err) {
       throw new EjcError('driver_start_failed', `${this.label}: could not spawn the ${spec.describe}: ${(err as Error).message}`, { cause: err });
     }

@@ -8,6 +8,12 @@ import { EjcError } from '../errors.js';
 /** The syscalls that make bytes durable in a file: positioned writes and syncs (plain write() is also the pipe's, so it is left out). */
 export const DURABLE_SYSCALLS = ['pwrite64', 'pwritev', 'pwritev2', 'fsync', 'fdatasync'] as const;
 
+/**
+ * The syscalls that change which bytes a name holds without writing any: a store of one file per row commits by rename,
+ * link or unlink, and its crash windows lie between them (an unlink before a rename, the second of two unlinks).
+ */
+export const NAMESPACE_SYSCALLS = ['rename', 'renameat', 'renameat2', 'link', 'linkat', 'unlink', 'unlinkat', 'truncate', 'ftruncate'] as const;
+
 export interface SyscallEvent {
   readonly syscall: string;
   /** 1-based invocation number of this syscall in its tracee, as strace's `when=` counts it. */

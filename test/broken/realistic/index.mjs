@@ -144,3 +144,22 @@ export const GENERATED = [
   // kxm.* and s8e.* pass it: no fixed scenario has two assignments of one step call the same keyed tool.
   { name: 'kxm-key-per-step', scenarios: ['explore.runs'] },
 ];
+
+/**
+ * The blind3 red team's realistic broken journals, written from the spec alone on two from-scratch stores (a file per
+ * row, blind3-files-journal.mjs; a JSON-lines log, blind3-py-jsonl-journal.py) or the Python example journal, each
+ * with the scenario that catches it: the default matrix passed every one of them before that scenario or check.
+ * The two sweep ones are caught by the write sweeps' kills at rename/link/unlink/truncate; the local-time one by the
+ * drivers' zone (Asia/Kathmandu), which puts a local time written as UTC outside the resolve call.
+ */
+export const BLIND3 = [
+  { name: 'blind3-files-tool-slug', file: 'blind3-files-tool-slug.mjs', scenarios: ['blind3.identity.tool-ids-exact'] },
+  { name: 'blind3-files-replace-by-unlink', file: 'blind3-files-replace-by-unlink.mjs', scenarios: ['sweep.settle.every-write'] },
+  { name: 'blind3-files-sweep-file-by-file', file: 'blind3-files-sweep-file-by-file.mjs', scenarios: ['sweep.session-sweep.every-write'] },
+  { name: 'blind3-py-credential-substring', file: 'blind3-py-credential-substring.py', scenarios: ['blind3.replay.near-miss-credential-names-count'] },
+  { name: 'blind3-py-resolution-local-time', file: 'blind3-py-resolution-local-time.py', scenarios: ['journal.operator-resolution'] },
+  { name: 'blind3-py-jsonl-settle-cached-end', file: 'blind3-py-jsonl-settle-cached-end.py', scenarios: ['blind3.concurrency.interleaved-writers-keep-rows'] },
+];
+
+/** The from-scratch journals the blind3 bugs are made of; conformant without them. */
+export const BLIND3_JOURNALS = ['blind3-files-journal.mjs', 'blind3-py-jsonl-journal.py'];
