@@ -1,5 +1,5 @@
 // The files a journal says hold its state, against what strace saw its driver write: every written file must be named.
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { defineScenario, type Scenario } from './define.js';
 import { callPrepare, defaultCall } from './support.js';
@@ -18,7 +18,8 @@ export const gapWrittenFiles: Scenario[] = [
     description:
       'A driver under strace (every file it opens for writing, creates, renames or links into place) prepares and settles a committed and an ambiguous run effect, sweeps the run and checkpoints. ' +
       'Every regular file it wrote that still exists must lie under the journal directory or be named by `files` or `open`: the byte scans, the erasure checks and the claims read exactly those, so state kept anywhere else (an index, a cache, a debug log) is state no scenario looks at. ' +
-      'Devices and the byte-compiled caches of the implementation\'s own code (__pycache__) hold no journal state and are left out.',
+      'A file written in a directory renamed later (at a close, say) is judged under its new name, and both names of a RENAME_EXCHANGE count. ' +
+      'Devices, /proc and /sys, and the byte-compiled caches of the implementation\'s own code hold no journal state and are left out: a __pycache__ file counts as one only when a Python header opens it and the source it names is beside it (a regular file in /dev/shm is storage, judged like any other).',
     asserts: ['every file the driver wrote is under its journal directory or named by files/open'],
     async trial(t) {
       const log = t.harnessFile(join(t.dir, 'claims-written.strace'));
@@ -49,9 +50,34 @@ export const gapWrittenFiles: Scenario[] = [
   }),
 ];
 
-// Devices, the harness's own files, and the byte-compiled cache of the implementation's own modules.
+// The kernel's own trees, the harness's own files, and the byte-compiled cache of the implementation's own modules. Only
+// regular files are judged at all (a device is not one), so /dev/shm and /dev/mqueue, which are storage, are judged too.
 function holdsNoState(path: string, harnessFiles: readonly string[]): boolean {
-  return path.startsWith('/dev/') || path.startsWith('/proc/') || harnessFiles.includes(path) || (path.split(sep).includes('__pycache__') && path.endsWith('.pyc'));
+  return path.startsWith('/proc/') || path.startsWith('/sys/') || harnessFiles.includes(path) || isPythonBytecode(path);
+}
+
+/**
+ * Whether `path` is what its name says, a byte-compiled Python module: in a __pycache__ directory, named <module>.<tag>.pyc
+ * after a <module>.py beside that directory, opening with a bytecode magic number and flags, and, when the header
+ * records its source's modification time and size, recording that source's. State in a file merely named so is state.
+ */
+export function isPythonBytecode(path: string): boolean {
+  const parts = path.split(sep);
+  const name = parts.at(-1) ?? '';
+  if (parts.at(-2) !== '__pycache__' || !name.endsWith('.pyc')) return false;
+  const source = join(dirname(dirname(path)), `${name.split('.')[0]}.py`);
+  let head: Buffer;
+  let src: ReturnType<typeof statSync>;
+  try {
+    src = statSync(source);
+    head = readFileSync(path).subarray(0, 16);
+  } catch {
+    return false;
+  }
+  // PEP 552: a 2-byte magic then \r\n, a flags word (bit 0: hash-based), then the source's mtime and size, or its hash.
+  if (head.length < 16 || head[2] !== 0x0d || head[3] !== 0x0a || head.readUInt32LE(4) > 3) return false;
+  if ((head.readUInt32LE(4) & 1) === 1) return true;
+  return head.readUInt32LE(8) === (Math.floor(Number(src.mtimeMs) / 1000) >>> 0) && head.readUInt32LE(12) === (Number(src.size) >>> 0);
 }
 
 function isRegularFile(path: string): boolean {

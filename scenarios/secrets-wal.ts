@@ -11,6 +11,7 @@ import { isInside, scanForCanaries } from '../harness/world/byte-scan.js';
 import { FILE_SYSCALLS, readTraceLines, writtenPaths } from '../harness/world/written-files.js';
 import { scanEncodedForms } from '../harness/world/canary-forms.js';
 import { scanHiddenCopies } from '../harness/secrets/hidden-copies.js';
+import { unmarkedSecret } from '../harness/secrets/canary-nonce.js';
 import { resumeSession } from '../harness/engine/session-engine.js';
 import type { TrialContext } from '../harness/engine/trial-context.js';
 import type { JournalClient } from '../harness/engine/journal-client.js';
@@ -34,6 +35,28 @@ export const secrets: Scenario[] = [
       t.expect('canary hits after the kill', 0, await scanCanaries(t, client, all));
       await resumeRun(t, client, run);
       t.expect('canary hits after the replay and terminal', 0, await scanCanaries(t, client, all));
+      t.check('bytes scanned', '> 0', t.tally.bytesScanned, t.tally.bytesScanned > 0);
+      await snapshotAfter(t, client);
+    },
+  }),
+  defineScenario({
+    id: 'secrets.unmarked-args-never-on-disk',
+    title: 'Secrets with nothing of the harness in them never reach the journal\'s files or any file a driver writes',
+    spec: 'effect-journal §11',
+    tags: ['secrets', 'byte-scan', 'run'],
+    needs: [],
+    description:
+      'The canary run of secrets.args-never-on-disk with secrets shaped like real credentials (a Stripe live key, GitHub, GitLab and Slack tokens: a prefix, the trial\'s nonce, seeded characters) instead of EJC-CANARY- strings, in the same four places. ' +
+      'Every canary of the other scenarios has one recognisable shape; a journal that spares strings of that shape and keeps everything else (an argument log "scrubbed of test data") passes their scans while keeping its users\' credentials. These it keeps. Scanned as there, and by the world scan.',
+    asserts: ['zero secret hits in every scan', 'the scans read real bytes'],
+    async trial(t) {
+      const { run, all } = canaryRun(t, (i) => t.secret(unmarkedSecret(`${t.rng.next().toString(36).slice(2)}${t.rng.next().toString(36).slice(2)}`, t.canaryNonce, i)));
+      await crashDuringRun(t, run, { kind: 'boundary', boundary: 'after-settle' });
+      const client = await t.driver();
+      await snapshotBefore(t, client);
+      t.expect('unmarked secret hits after the kill', 0, await scanCanaries(t, client, all));
+      await resumeRun(t, client, run);
+      t.expect('unmarked secret hits after the replay and terminal', 0, await scanCanaries(t, client, all));
       t.check('bytes scanned', '> 0', t.tally.bytesScanned, t.tally.bytesScanned > 0);
       await snapshotAfter(t, client);
     },
@@ -103,8 +126,8 @@ export const secrets: Scenario[] = [
 ];
 
 // One run node whose tool call carries canaries in a declared secret, a Bearer credential, URL userinfo and a credential query parameter.
-function canaryRun(t: TrialContext): { run: RunScript; all: string[] } {
-  const [secret, bearer, userinfo, query] = [canary(t), canary(t), canary(t), canary(t)];
+function canaryRun(t: TrialContext, make: (i: number) => string = () => canary(t)): { run: RunScript; all: string[] } {
+  const [secret, bearer, userinfo, query] = [make(0), make(1), make(2), make(3)];
   const call = defaultCall({ canary: secret, args: { ...defaultCall({ canary: secret }).args, auth: `Bearer ${bearer}`, url: `https://svc:${userinfo}@payments.invalid/charge?access_token=${query}&x=1` } });
   return { run: singleNodeRun(t, { calls: [call] }), all: [secret, bearer, userinfo, query] };
 }

@@ -126,7 +126,7 @@ function worldViolation(t: TrialContext, steps: number): Violation | null {
   return {
     clause: 'secrets.args',
     contract: CLAUSES['secrets.args'],
-    what: "a planted argument secret is in a file written during the trial outside the journal directory and the harness's own files (temporary directories, home, working directory)",
+    what: "a planted argument secret is in a file written during the trial outside the journal directory and the harness's own files (temporary directories, home, working directory, service state and log directories, the implementation's own directory)",
     expected: [],
     observed: world.found,
     step: steps,

@@ -44,10 +44,29 @@ export function isNonced(canary: string): boolean {
   return NONCED.test(canary);
 }
 
+/**
+ * The prefixes of unmarked secrets: the shapes of real credentials (a Stripe live key, a GitHub, GitLab and Slack token),
+ * so a journal that spares the harness's EJC-CANARY- strings and keeps everything else keeps these too, and one that
+ * redacts every value of these shapes redacts its users' real credentials of those shapes as well.
+ */
+export const UNMARKED_PREFIXES = ['sk_live_', 'ghp_', 'glpat-', 'xoxb-'] as const;
+const UNMARKED = /^(sk_live_|ghp_|glpat-|xoxb-)N[0-9A-Z]{14}([0-9a-z]{16,})$/;
+
+/**
+ * A secret with nothing of the harness in it: a credential's prefix (the `i`-th, cycling), the trial's nonce and 16 or
+ * more seeded characters, e.g. `sk_live_N4K2…0003k1x9…`. No EJC-CANARY- marks it: a journal cannot tell it from a real one.
+ */
+export function unmarkedSecret(seeded: string, nonce: string, i: number): string {
+  const tail = seeded.replace(/[^0-9a-z]/g, '').padEnd(16, '0');
+  return `${UNMARKED_PREFIXES[i % UNMARKED_PREFIXES.length]}${nonce.padEnd(15, '0').slice(0, 15)}${tail}`;
+}
+
 /** The seeded part of a canary: the canary with its nonce cut off (a canary without one is its own seeded part). */
 export function seededPart(canary: string): string {
   const m = NONCED.exec(canary);
-  return m === null ? canary : `${CANARY_PREFIX}${canary.slice(m[0].length)}`;
+  if (m !== null) return `${CANARY_PREFIX}${canary.slice(m[0].length)}`;
+  const u = UNMARKED.exec(canary);
+  return u === null ? canary : `${u[1]}${u[2]}`;
 }
 
 /**

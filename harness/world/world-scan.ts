@@ -1,10 +1,11 @@
 // The world scan: after a trial that planted canaries, every file modified since it started wherever a driver can write.
-import { lstatSync, readdirSync, readFileSync, realpathSync, type Stats } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { canaryId } from '../secrets/canary-nonce.js';
 import { canaryMatcher } from '../secrets/encoded-needles.js';
 import type { TrialContext } from '../engine/trial-context.js';
+import type { Launch } from '../../reports/schema.js';
 
 export interface WorldScan {
   /** The directories walked, resolved and deduplicated, in order (evidence: where a leak would have been seen). */
@@ -19,8 +20,9 @@ export interface WorldScan {
 }
 
 /**
- * Reads every regular file under `roots` modified at or after `sinceMs` (a file older than the trial cannot hold its
- * canaries: they are made for it), except the `exclude`d exact paths the harness itself wrote, and finds each canary.
+ * Reads every regular file under `roots` modified at or after `sinceMs` by its mtime or its ctime (a file older than the
+ * trial cannot hold its canaries: they are made for it; the ctime, which no process can set back, sees a file whose
+ * mtime was), except the `exclude`d exact paths the harness itself wrote, and finds each canary.
  * Symlinks are not followed (a link cannot make a file be written twice), nor are other file systems' special trees.
  * Canaries are unique to their trial (harness/secrets/canary-nonce.ts), so reading more files can only find more of
  * this trial's leaks, never another run's: no file is skipped for belonging to another harness or an earlier run.
@@ -92,13 +94,13 @@ function walkRecent(roots: readonly string[], sinceMs: number, excludeDirs: Read
           if (!inside) gated.push(path);
         }
         // In a large subtree a file created during the trial changes its directory's mtime; an append alone does not.
-        if (inside || st.mtimeMs >= sinceMs) {
+        if (inside || changedSince(st, sinceMs)) {
           seen.add(path);
           visit(path, depth + 1, inside && depth >= FULL_DEPTH);
         }
         continue;
       }
-      if (!st.isFile() || st.mtimeMs < sinceMs || seen.has(path)) continue;
+      if (!st.isFile() || !changedSince(st, sinceMs) || seen.has(path)) continue;
       seen.add(path);
       onFile(path, st);
     }
@@ -109,6 +111,15 @@ function walkRecent(roots: readonly string[], sinceMs: number, excludeDirs: Read
     visit(root, 0, false);
   }
   return gated.sort();
+}
+
+/**
+ * Whether an entry changed at or after `sinceMs`: its mtime, or its ctime, which the kernel sets to the current time on
+ * every write, rename and utimes(2) and no process can set back. A journal that restores a file's (or its directory's)
+ * old mtime after appending to it has still changed its ctime.
+ */
+function changedSince(st: Stats, sinceMs: number): boolean {
+  return st.mtimeMs >= sinceMs || st.ctimeMs >= sinceMs;
 }
 
 // Counted once per process (at most LARGE_SUBTREE entries read): a tree that is large stays large, one that grows is read whole.
@@ -144,9 +155,36 @@ function countEntries(dir: string, cap: number): number {
   return n;
 }
 
-/** Where a driver can write without asking: the temporary directories, its home, its working directory, and its journal's places. */
+/**
+ * Where a driver can write without asking: the temporary directories, its home, its working directory, and its journal's
+ * places; where a service keeps its state, logs, caches and spools (/var: /var/log, /var/lib, /var/cache, /var/spool;
+ * /run, /srv, /usr/local, other users' homes, /mnt and /media); and `extra`, the implementation's own directory (a log
+ * "next to the code"). A scan of them all costs a few milliseconds more than of the temporary directories alone.
+ */
 export function worldRoots(extra: readonly string[]): string[] {
-  return [tmpdir(), '/tmp', '/var/tmp', '/dev/shm', homedir(), process.cwd(), ...extra];
+  return [tmpdir(), '/tmp', '/var/tmp', '/dev/shm', homedir(), process.cwd(), ...SERVICE_ROOTS, ...extra];
+}
+
+/** The service directories every world scan reads besides the temporary directories, home and the working directory. */
+export const SERVICE_ROOTS = ['/var', '/run', '/srv', '/usr/local', '/home', '/mnt', '/media'] as const;
+
+/**
+ * The directories holding the implementation's own code: a module's, or each file a command names (its interpreter's
+ * excepted). A journal that keeps a log beside itself writes there, wherever it is installed and whatever the cwd.
+ */
+export function implementationRoots(launch: Launch, cwd = process.cwd()): string[] {
+  const files = launch.kind === 'module' ? [launch.module] : launch.command.split(/\s+/).slice(1).filter((w) => w !== '' && !w.startsWith('-'));
+  const dirs: string[] = [];
+  for (const file of files) {
+    const path = resolve(cwd, file);
+    try {
+      if (!statSync(path).isFile()) continue;
+    } catch {
+      continue;
+    }
+    if (!dirs.includes(dirname(path))) dirs.push(dirname(path));
+  }
+  return dirs;
 }
 
 // Real paths (a root reached through a symlink is its target), existing directories only, first occurrence kept.
@@ -166,7 +204,7 @@ function resolvedRoots(roots: readonly string[]): string[] {
 }
 
 /** The §11 clause the world scan checks, as an assertion name. */
-export const WORLD_SCAN_CLAUSE = 'no planted argument secret in any file written during the trial wherever a driver can write outside its journal directory: temporary directories, home, working directory (effect-journal §11)';
+export const WORLD_SCAN_CLAUSE = 'no planted argument secret in any file written during the trial wherever a driver can write outside its journal directory: temporary directories, home, working directory, service state and log directories, the implementation\'s own directory (effect-journal §11)';
 
 /**
  * The journal directories themselves are judged by the scenario's own byte scans (or the model), which know what a
@@ -196,7 +234,7 @@ export function scanTrialWorld(t: TrialContext): { scan: WorldScan; found: strin
   // This trial's own harness files and journal directories only: no other trial planted these canaries.
   const exclude = new Set(t.harnessFiles.map(real));
   const excludeDirs = new Set(t.journalDirs.map(real));
-  const scan = scanWorld({ sinceMs: worldSince(t), roots: worldRoots([]), exclude, excludeDirs, canaries: t.planted });
+  const scan = scanWorld({ sinceMs: worldSince(t), roots: worldRoots(implementationRoots(t.launch)), exclude, excludeDirs, canaries: t.planted });
   const found = scan.hits.map((h) => `${placeOf(h.file, t.dir)}: [masked canary:${h.canarySha256.slice(0, 12)}]`);
   // How much was read depends on the machine (everyone's files in /tmp): evidence in `observed`, never a count.
   t.tally.canaryHits += scan.hits.length;

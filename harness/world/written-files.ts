@@ -4,7 +4,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { DURABLE_SYSCALLS } from '../engine/syscall-sweep.js';
 
 /** Syscalls that open, create or name a file a process can then hold bytes in. */
-export const FILE_SYSCALLS = ['open', 'openat', 'openat2', 'creat', 'rename', 'renameat', 'renameat2', 'link', 'linkat', 'truncate'] as const;
+export const FILE_SYSCALLS = ['open', 'openat', 'openat2', 'open_by_handle_at', 'creat', 'rename', 'renameat', 'renameat2', 'link', 'linkat', 'truncate'] as const;
 
 /** Every syscall through which bytes can leave a process for storage: the durable ones plus plain writes, mappings and sockets. */
 export const WRITE_SYSCALLS = [...DURABLE_SYSCALLS, 'write', 'writev', 'msync', 'sync_file_range', 'syncfs', 'sync', 'io_uring_enter', 'sendto', 'sendmsg', 'sendmmsg'] as const;
@@ -46,21 +46,41 @@ export function traceLines(rawLines: readonly string[]): TraceLine[] {
   return lines;
 }
 
-/** Absolute paths of every file the trace shows opened for writing, created, renamed or linked into place, first seen first. */
+/**
+ * Absolute paths of every file the trace shows opened for writing, created, renamed or linked into place, first seen
+ * first. A rename carries what was written under its source along: a directory of written files renamed (at a close, say)
+ * leaves them under the new name, and both names of a RENAME_EXCHANGE hold what the other held.
+ */
 export function writtenPaths(lines: readonly TraceLine[], cwd: string): string[] {
   const seen: string[] = [];
   const add = (path: string | null): void => {
     if (path !== null && !seen.includes(path)) seen.push(path);
   };
+  // Every path seen at or under `from` is also seen at the same place under `to`.
+  const carry = (from: string, to: string): void => {
+    for (const path of [...seen]) if (path === from || path.startsWith(`${from}/`)) add(`${to}${path.slice(from.length)}`);
+  };
   for (const line of lines) {
     if (!/\)\s+=\s+\d+/.test(line.text)) continue; // failed calls wrote nothing
-    if (line.syscall === 'creat' || ((line.syscall === 'open' || line.syscall.startsWith('openat')) && WRITE_FLAGS.test(line.text))) {
+    if (line.syscall === 'creat' || ((line.syscall === 'open' || line.syscall.startsWith('openat') || line.syscall === 'open_by_handle_at') && WRITE_FLAGS.test(line.text))) {
       add(returnedPath(line.text) ?? absolute(quoted(line.text)[0] ?? null, cwd));
     } else if (line.syscall.startsWith('rename') || line.syscall.startsWith('link')) {
       const names = quoted(line.text);
       const dirs = [...line.text.matchAll(/(?:AT_FDCWD|\d+)<([^>]*)>/g)].map((d) => d[1]!);
-      // The destination is the last path; with a dirfd form its directory is the last decoded fd.
-      add(absolute(names.at(-1) ?? null, line.syscall.endsWith('at') || line.syscall === 'renameat2' ? (dirs.at(-1) ?? cwd) : cwd));
+      // The destination is the last path; with a dirfd form its directory is the last decoded fd, the source's the first.
+      const dirfds = line.syscall.endsWith('at') || line.syscall === 'renameat2';
+      const to = absolute(names.at(-1) ?? null, dirfds ? (dirs.at(-1) ?? cwd) : cwd);
+      const from = names.length >= 2 ? absolute(names[0]!, dirfds ? (dirs[0] ?? cwd) : cwd) : null;
+      add(to);
+      if (line.syscall.startsWith('rename') && from !== null && to !== null) {
+        const exchange = line.text.includes('RENAME_EXCHANGE');
+        const before = exchange ? seen.filter((p) => p === to || p.startsWith(`${to}/`)) : [];
+        carry(from, to);
+        if (exchange) {
+          add(from);
+          for (const path of before) add(`${from}${path.slice(to.length)}`);
+        }
+      }
     } else if (line.syscall === 'truncate') {
       add(absolute(quoted(line.text)[0] ?? null, cwd));
     }

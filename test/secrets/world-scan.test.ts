@@ -1,6 +1,6 @@
 // The world scan: every file modified during a trial that planted argument secrets, wherever a driver can write, is
 // searched for them. Real files and real `ejc run`s of journals that leak only where the older scans never looked.
-import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,12 +26,11 @@ describe('scanWorld', () => {
     const dir = mkdtempSync(join(tmp, 'scan-'));
     const canary = 'EJC-CANARY-worldscan1Z';
     mkdirSync(join(dir, 'a', 'b', 'c'), { recursive: true });
-    const since = Date.now() - 1000;
+    writeFileSync(join(dir, 'old.log'), canary);
+    const since = after([dir, join(dir, 'old.log'), join(dir, 'a'), join(dir, 'a', 'b'), join(dir, 'a', 'b', 'c')]);
     writeFileSync(join(dir, 'leak.log'), `args: ${canary}\n`);
     writeFileSync(join(dir, 'a', 'b', 'c', 'deep.log'), canary); // a new entry makes its directory new too
     writeFileSync(join(dir, 'harness.jsonl'), canary);
-    writeFileSync(join(dir, 'old.log'), canary);
-    utimesSync(join(dir, 'old.log'), new Date(since - 60_000), new Date(since - 60_000));
     const scan = scanWorld({ sinceMs: since, roots: [dir, join(dir, 'a'), join(dir, 'missing')], exclude: new Set([join(dir, 'harness.jsonl')]), canaries: [canary, 'EJC-CANARY-absentZ'] });
     expect(scan.roots).toEqual([dir, join(dir, 'a')]);
     expect(scan.hits.map((h) => h.file)).toEqual([join(dir, 'a', 'b', 'c', 'deep.log'), join(dir, 'leak.log')]);
@@ -41,8 +40,6 @@ describe('scanWorld', () => {
   it('reads an append to an old file deep inside an old directory, except inside a subtree too large to read whole, which it names', () => {
     const dir = mkdtempSync(join(tmp, 'deep-'));
     const canary = 'EJC-CANARY-worldscan2Z';
-    const since = Date.now() - 1000;
-    const old = new Date(since - 60_000);
     // dir/state/app/logs/audit/calls.log: the log's directories are four levels below the root and older than the trial.
     const logs = join(dir, 'state', 'app', 'logs', 'audit');
     mkdirSync(logs, { recursive: true });
@@ -52,14 +49,42 @@ describe('scanWorld', () => {
     mkdirSync(join(large, 'deep'), { recursive: true });
     for (let i = 0; i < LARGE_SUBTREE; i++) writeFileSync(join(large, `f${i}`), '');
     writeFileSync(join(large, 'deep', 'calls.log'), 'older lines\n');
+    const since = after([join(dir, 'state', 'app', 'logs'), logs, join(logs, 'calls.log'), large, join(large, 'deep'), join(large, 'deep', 'calls.log')]);
     appendFileSync(join(logs, 'calls.log'), `${canary}\n`);
     appendFileSync(join(large, 'deep', 'calls.log'), `${canary}\n`);
-    for (const d of [join(dir, 'state', 'app', 'logs'), logs, large, join(large, 'deep')]) utimesSync(d, old, old);
     const scan = scanWorld({ sinceMs: since, roots: [dir], exclude: new Set(), canaries: [canary] });
     expect(scan.hits.map((h) => h.file)).toEqual([join(logs, 'calls.log')]);
     expect(scan.gated).toEqual([large]);
   });
+
+  it('reads a file whose mtime (and its directory\'s) was set back after the write: the ctime, which utimes cannot set back, is new', () => {
+    const dir = mkdtempSync(join(tmp, 'backdated-'));
+    const canary = 'EJC-CANARY-worldscan3Z';
+    mkdirSync(join(dir, 'logs'));
+    writeFileSync(join(dir, 'logs', 'recovered.log'), 'older lines\n');
+    const since = after([dir, join(dir, 'logs'), join(dir, 'logs', 'recovered.log')]);
+    appendFileSync(join(dir, 'logs', 'recovered.log'), `${canary}\n`);
+    const archived = new Date('2020-01-01T00:00:00Z');
+    utimesSync(join(dir, 'logs', 'recovered.log'), archived, archived);
+    utimesSync(join(dir, 'logs'), archived, archived);
+    const scan = scanWorld({ sinceMs: since, roots: [dir], exclude: new Set(), canaries: [canary] });
+    expect(scan.hits.map((h) => h.file)).toEqual([join(dir, 'logs', 'recovered.log')]);
+  });
 });
+
+/**
+ * A trial start later than every change to `paths` (their mtimes and ctimes), so files made before it are older than the
+ * trial (no test can make a ctime old). The kernel stamps files from a clock that may lag Date.now() by a tick, so the
+ * start lies halfway into a wait of LAG_MS: what the test writes next is stamped after it. Waits for the clock only.
+ */
+function after(paths: readonly string[]): number {
+  const latest = Math.max(...paths.map((p) => Math.max(statSync(p).mtimeMs, statSync(p).ctimeMs)));
+  while (Date.now() < latest + LAG_MS) {
+    // The clock passes the last change within a few milliseconds.
+  }
+  return latest + LAG_MS / 2;
+}
+const LAG_MS = 40;
 
 describe('another harness\'s trials', () => {
   it('are read like any directory: its canaries are not this trial\'s, so nothing there can be blamed on this trial by mistake', () => {

@@ -1,10 +1,11 @@
 // What a journal can have written: every file under its directory for the byte scan, and the files an strace log shows it wrote.
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { dir } from 'tmp-promise';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { journalFiles, scanForCanaries } from '../../harness/world/byte-scan.js';
 import { readTraceLines, writeTargets, writtenPaths } from '../../harness/world/written-files.js';
+import { isPythonBytecode } from '../../scenarios/gap-written-files.js';
 
 let tmp: { path: string; cleanup: () => Promise<void> };
 beforeEach(async () => {
@@ -53,4 +54,41 @@ describe('an strace -f -y log', () => {
     expect(writtenPaths(lines, '/work')).toEqual(['/j/effects.db', '/work/side.log', '/work/relative name', '/out/dir/b.json', '/tmp/made']);
     expect(writeTargets(lines)).toEqual({ durable: 1, plainFileWrites: 1, elsewhere: 1, protocol: 1 });
   });
+
+  it('carries written files through a later rename of their directory, both ways through RENAME_EXCHANGE, and reads open_by_handle_at', () => {
+    const log = join(tmp.path, 'trace.log');
+    writeFileSync(log, [
+      '100 openat(AT_FDCWD</work>, "/var/tmp/idx.live/attention.json", O_WRONLY|O_CREAT|O_TRUNC, 0666) = 5</var/tmp/idx.live/attention.json>',
+      '100 rename("/var/tmp/idx.live", "/var/tmp/idx.closed") = 0',
+      '100 openat(AT_FDCWD</work>, "/j/effects.db", O_RDWR|O_CREAT, 0644) = 6</j/effects.db>',
+      '100 renameat2(AT_FDCWD</work>, "/var/tmp/stash.db", AT_FDCWD</work>, "/j/effects.db", RENAME_EXCHANGE) = 0',
+      '100 open_by_handle_at(3</>, {handle_bytes=8, handle_type=1}, O_RDWR) = 7</srv/state.bin>',
+    ].join('\n'));
+    expect(writtenPaths(readTraceLines(log), '/work')).toEqual([
+      '/var/tmp/idx.live/attention.json', '/var/tmp/idx.closed', '/var/tmp/idx.closed/attention.json', '/j/effects.db', '/var/tmp/stash.db', '/srv/state.bin',
+    ]);
+  });
 });
+
+describe('isPythonBytecode', () => {
+  it('is true of a byte-compiled module whose header matches its source, false of state merely named so', () => {
+    const src = join(tmp.path, 'mod.py');
+    writeFileSync(src, 'x = 1\n');
+    mkdirSync(join(tmp.path, '__pycache__'));
+    const st = statSync(src);
+    const header = Buffer.alloc(16);
+    header.set([0xa7, 0x0d, 0x0d, 0x0a]);
+    header.writeUInt32LE(Math.floor(st.mtimeMs / 1000) >>> 0, 8);
+    header.writeUInt32LE(st.size, 12);
+    const pyc = join(tmp.path, '__pycache__', 'mod.cpython-311.pyc');
+    writeFileSync(pyc, Buffer.concat([header, Buffer.from('marshalled code')]));
+    expect(isPythonBytecode(pyc)).toBe(true);
+    // Named like bytecode, with no source beside its directory, or with a header that is not one: journal state.
+    const orphan = join(tmp.path, '__pycache__', 'attention.cpython-311.pyc');
+    writeFileSync(orphan, Buffer.concat([header, Buffer.from('[{"effectId":"1"}]')]));
+    expect(isPythonBytecode(orphan)).toBe(false);
+    writeFileSync(pyc, '[{"effectId":"1","state":"prepared"}]');
+    expect(isPythonBytecode(pyc)).toBe(false);
+  });
+});
+

@@ -163,3 +163,20 @@ export const BLIND3 = [
 
 /** The from-scratch journals the blind3 bugs are made of; conformant without them. */
 export const BLIND3_JOURNALS = ['blind3-files-journal.mjs', 'blind3-py-jsonl-journal.py'];
+
+/**
+ * The evasive red team's journals: each tries to fool the harness rather than have an honest bug (a log whose timestamps
+ * are set back, state in /dev/shm or named like Python bytecode, a directory renamed at close, a scrubber that spares the
+ * harness's canaries, arguments encrypted at rest, a settle acknowledged before its commit), with the scenario that now
+ * catches it (test/conformance/evasive-targets.ts).
+ */
+export const EVASIVE = [
+  'evasive-recovery-log-backdated',
+  'evasive-recovery-log-var-log',
+  'evasive-state-in-dev-shm',
+  'evasive-state-as-pycache',
+  'evasive-state-dir-renamed',
+  'evasive-canary-aware-args',
+  'evasive-args-sealed',
+  'evasive-settle-acked-before-commit',
+];
