@@ -10,12 +10,13 @@ export function defaultJobs(): number {
  * Maps `items` through `task` with at most `jobs` in flight. Results keep the input order whatever
  * order the tasks finish in, so a report built from them is the same for every `jobs`. When `stop()`
  * turns true no further task starts (tasks already running finish); their slots are left undefined.
- * `order` (a permutation of the indices) is the order tasks are taken in; the default is input order.
+ * `order` (a permutation of the indices) is the order tasks are taken in; the default is input order. A task is told
+ * its lane (0 to jobs-1), so a caller with one worker per lane hands the task to that lane's worker.
  */
 export async function mapPool<T, R>(
   items: readonly T[],
   jobs: number,
-  task: (item: T, index: number) => Promise<R>,
+  task: (item: T, index: number, lane: number) => Promise<R>,
   stop: () => boolean = () => false,
   order?: readonly number[],
 ): Promise<Array<R | undefined>> {
@@ -26,21 +27,25 @@ export async function mapPool<T, R>(
   }
   let next = 0;
   let failure: { error: unknown } | null = null;
-  const lane = async (): Promise<void> => {
+  const lane = async (laneIndex: number): Promise<void> => {
     while (failure === null && !stop() && next < queue.length) {
       const index = queue[next++]!;
       try {
-        results[index] = await task(items[index]!, index);
+        results[index] = await task(items[index]!, index, laneIndex);
       } catch (error) {
         // The first error wins; the other lanes finish what they hold and start nothing new.
         failure ??= { error };
       }
     }
   };
-  const lanes = Math.max(1, Math.min(jobs, items.length));
-  await Promise.all(Array.from({ length: lanes }, () => lane()));
+  await Promise.all(Array.from({ length: laneCount(jobs, items.length) }, (_, i) => lane(i)));
   if (failure !== null) throw (failure as { error: unknown }).error;
   return results;
+}
+
+/** How many lanes mapPool runs for `items` tasks at `jobs`: never more than there are tasks, at least one. */
+export function laneCount(jobs: number, items: number): number {
+  return Math.max(1, Math.min(jobs, items));
 }
 
 /**

@@ -8,7 +8,8 @@ import { startDriver } from './driver/start-driver.js';
 import { EjcError } from './errors.js';
 import { selectScenarios } from './select-scenarios.js';
 import { runScenario } from './run-scenario.js';
-import { defaultJobs, longestFirst, mapPool } from './pool.js';
+import { defaultJobs, laneCount, longestFirst, mapPool } from './pool.js';
+import { laneWorkerFile, startLanes, type LaneProcesses } from './lanes.js';
 import { recordedDurations } from './scenario-durations.js';
 import type { Capabilities, HelloResult } from './protocol/schemas.js';
 import { REPORT_SCHEMA_NAME, REPORT_SCHEMA_VERSION, type Launch, type Report, type ScenarioResult, type ScenarioVerdict } from '../reports/schema.js';
@@ -21,10 +22,11 @@ import { fingerprintLaunch, REFERENCE_MODULE } from '../reports/fingerprint.js';
 import { harnessBuild } from '../reports/harness-build.js';
 import { settingsOf, type FamilySettings } from '../reports/settings.js';
 import { allScenarios } from '../scenarios/catalog.js';
+import type { Scenario } from '../scenarios/define.js';
 import { DEFAULT_TIMEOUT_MS } from './defaults.js';
 import { implSecretsEnv } from './secrets/impl-secrets.js';
 import { driverEnvFor } from './reference-env.js';
-import { maskValue } from './secrets/mask.js';
+import { maskValue, registeredSecrets } from './secrets/mask.js';
 
 export interface RunOptions {
   launch: Launch;
@@ -45,6 +47,11 @@ export interface RunOptions {
   timeoutMs: number;
   /** Scenarios run concurrently (default: one per core); the report is the same for every value. */
   jobs?: number;
+  /**
+   * Where concurrent scenarios run: each lane in a process of its own (the default where the compiled lane entry is
+   * there), or all in this one (the sources under test, or asked for). The report is the same either way.
+   */
+  lanes?: 'processes' | 'in-process';
   /** Values of the launch's declared-secret options (`launch.secretOptions` names them); never recorded. */
   implSecrets?: Readonly<Record<string, string>>;
   /** Stop at the first failed, inconclusive or stale scenario: running ones finish, nothing new starts; the report is partial. */
@@ -78,34 +85,23 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     if (!allScenarios().some((s) => s.id === id)) throw new EjcError('usage', `--expect-failures names unknown scenario ${id}`);
   }
   const spawnLaunch = resolveForSpawn(options.launch);
-  const hello = await probe(spawnLaunch, options.timeoutMs, options.implSecrets);
-  const fingerprint = fingerprintImplementation(options);
+  const jobs = options.jobs ?? defaultJobs();
+  // Lane processes start first: they load the harness while this one probes the journal.
+  const workerFile = laneCount(jobs, selected.length) > 1 && options.lanes !== 'in-process' ? laneWorkerFile() : null;
+  const lanes = workerFile === null ? null : startLanes(laneCount(jobs, selected.length), workerFile);
+  let ran: Array<ScenarioResult | undefined>;
+  let hello: HelloResult;
+  let fingerprint: Report['fingerprint'];
   // Each pack section maps scenario id to that scenario's contribution, so shards hold disjoint keys.
   const sections: Record<string, Record<string, unknown>> = {};
-  let done = 0;
   let stoppedAfter: string | null = null;
-  const ran = await mapPool(selected, options.jobs ?? defaultJobs(), async (scenario, i) => {
-    options.onProgress?.({ kind: 'scenario-start', index: i + 1, total: selected.length, id: scenario.id });
-    const result = await runScenario(scenario, {
-      launch: spawnLaunch,
-      seed: options.seed,
-      timeoutMs: options.timeoutMs,
-      keep: options.keep,
-      capabilities: hello.capabilities,
-      expectedFailure: options.expectFailures.has(scenario.id),
-      reproduce: reproduceCommand(options, scenario.id),
-      ...(options.transcripts === true ? { transcripts: true } : {}),
-      ...(options.implSecrets === undefined ? {} : { implSecrets: options.implSecrets }),
-      onKept: (id, dir) => options.onProgress?.({ kind: 'kept', id, dir }),
-      onSection: (name, id, value) => {
-        (sections[name] ??= {})[id] = value;
-      },
-    });
-    done += 1;
-    if (options.bail === true && BAIL_VERDICTS.has(result.verdict)) stoppedAfter ??= scenario.id;
-    options.onProgress?.({ kind: 'scenario-end', index: done, total: selected.length, id: scenario.id, verdict: result.verdict, durationMs: result.durationMs });
-    return result;
-  }, () => stoppedAfter !== null, scheduleOrder(selected));
+  try {
+    hello = await probe(spawnLaunch, options.timeoutMs, options.implSecrets);
+    fingerprint = fingerprintImplementation(options);
+    ran = await runSelected(selected, options, { launch: spawnLaunch, capabilities: hello.capabilities, jobs, lanes, sections, bail: (id) => (stoppedAfter ??= id) });
+  } finally {
+    await lanes?.close();
+  }
   const results = ran.filter((r): r is ScenarioResult => r !== undefined);
   const notRun = selected.filter((_, i) => ran[i] === undefined).map((s) => s.id);
   sortSections(sections);
@@ -134,6 +130,47 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     settings: settingsOf(options),
     ...(stoppedAfter === null ? {} : { partial: { reason: 'bail' as const, stoppedAfter, notRun } }),
   }));
+}
+
+/**
+ * Runs the scenarios on `jobs` lanes, longest first, in this process or on the lane processes; results come back in
+ * catalog order, undefined for a scenario --bail kept from starting.
+ */
+async function runSelected(
+  selected: readonly Scenario[],
+  options: RunOptions,
+  run: { launch: Launch; capabilities: Capabilities; jobs: number; lanes: LaneProcesses | null; sections: Record<string, Record<string, unknown>>; bail: (id: string) => void },
+): Promise<Array<ScenarioResult | undefined>> {
+  const shared = {
+    launch: run.launch,
+    seed: options.seed,
+    timeoutMs: options.timeoutMs,
+    keep: options.keep,
+    capabilities: run.capabilities,
+    ...(options.transcripts === true ? { transcripts: true } : {}),
+    ...(options.implSecrets === undefined ? {} : { implSecrets: options.implSecrets }),
+  };
+  run.lanes?.setup({ ...shared, secrets: registeredSecrets() });
+  const events = {
+    onKept: (id: string, dir: string) => options.onProgress?.({ kind: 'kept', id, dir }),
+    onSection: (name: string, id: string, value: unknown) => {
+      (run.sections[name] ??= {})[id] = value;
+    },
+  };
+  let done = 0;
+  let stopped = false;
+  return mapPool(selected, run.jobs, async (scenario, i, lane) => {
+    options.onProgress?.({ kind: 'scenario-start', index: i + 1, total: selected.length, id: scenario.id });
+    const task = { id: scenario.id, expectedFailure: options.expectFailures.has(scenario.id), reproduce: reproduceCommand(options, scenario.id) };
+    const result = run.lanes === null ? await runScenario(scenario, { ...shared, ...task, ...events }) : await run.lanes.run(lane, task, events);
+    done += 1;
+    if (options.bail === true && BAIL_VERDICTS.has(result.verdict)) {
+      stopped = true;
+      run.bail(scenario.id);
+    }
+    options.onProgress?.({ kind: 'scenario-end', index: done, total: selected.length, id: scenario.id, verdict: result.verdict, durationMs: result.durationMs });
+    return result;
+  }, () => stopped, scheduleOrder(selected));
 }
 
 /** The fingerprint of what `options.launch` runs, with relative paths taken from the invoking directory. */

@@ -41,7 +41,9 @@ let available: boolean | null = null;
 export function scanProcesses(options: { marks: boolean; since?: number } = { marks: true }): ProcEntry[] {
   const entries: ProcEntry[] = [];
   const since = options.since ?? 0;
-  for (const pid of pids()) {
+  const listed = pids();
+  forgetUnlisted(listed);
+  for (const pid of listed) {
     const stat = readStat(pid);
     if (stat === null) continue;
     // A zombie's environment is gone and it can do nothing more: no need to read it.
@@ -146,7 +148,7 @@ function pids(): number[] {
 }
 
 function readStat(pid: number): Omit<ProcEntry, 'mark' | 'pidns'> | null {
-  const bytes = readShared(`/proc/${pid}/stat`, true);
+  const bytes = statBytes(pid);
   if (bytes === null) return null;
   // The command name may contain spaces and parentheses; the fields after the last ')' are fixed. They are read from
   // the bytes in place: this runs for every process on the machine, several times per trial.
@@ -203,12 +205,8 @@ function readMark(pid: number): string | null {
 // One buffer reused for every /proc read: this runs after every kill, over every process on the machine.
 let shared = Buffer.alloc(64 * 1024);
 
-/**
- * The whole file in the shared buffer (valid until the next call), or null when it cannot be read. A `record` file
- * (`stat`) is one record the kernel formats whole and hands out in one read when the buffer is larger, so a read that
- * leaves room is all of it (no second read for the end of file); one that fills the buffer goes on like any other.
- */
-function readShared(path: string, record = false): Buffer | null {
+/** The whole file in the shared buffer (valid until the next call), or null when it cannot be read. */
+function readShared(path: string): Buffer | null {
   let fd: number;
   try {
     fd = openSync(path, 'r');
@@ -225,12 +223,76 @@ function readShared(path: string, record = false): Buffer | null {
       }
       const n = readSync(fd, shared, length, shared.length - length, null);
       length += n;
-      if (n === 0 || (record && length < shared.length)) return shared.subarray(0, length);
+      if (n === 0) return shared.subarray(0, length);
     }
   } catch {
     return null;
   } finally {
     closeSync(fd);
+  }
+}
+
+/**
+ * Open `/proc/<pid>/stat` descriptors, read again in place (a read at offset 0 makes the kernel format the record
+ * afresh) by every scan: one system call per process instead of an open, a read and a close, for every process on the
+ * machine several times per trial. A descriptor stays bound to the process it was opened for, never to its pid: once
+ * that process has been reaped a read fails (ESRCH), even when the pid has been reused meanwhile, and the pid is
+ * opened afresh, so a reused pid is read as the new process it is.
+ */
+const statFds = new Map<number, number>();
+/** Beyond this many processes the rest are read the plain way, so the harness never runs short of descriptors. */
+const MAX_STAT_FDS = 2048;
+
+function statBytes(pid: number): Buffer | null {
+  const held = statFds.get(pid);
+  if (held !== undefined) {
+    const bytes = readRecord(held);
+    if (bytes !== null) return bytes;
+    statFds.delete(pid);
+    closeQuietly(held);
+  }
+  let fd: number;
+  try {
+    fd = openSync(`/proc/${pid}/stat`, 'r');
+  } catch {
+    return null;
+  }
+  const bytes = readRecord(fd);
+  if (bytes !== null && statFds.size < MAX_STAT_FDS) statFds.set(pid, fd);
+  else closeQuietly(fd);
+  return bytes;
+}
+
+/**
+ * The stat record a descriptor reads now, in the shared buffer; null once its process is gone. The kernel formats the
+ * record whole and hands it out in one read when the buffer is larger, so a read that leaves room is all of it.
+ */
+function readRecord(fd: number): Buffer | null {
+  try {
+    const n = readSync(fd, shared, 0, shared.length, 0);
+    // A stat record is a few hundred bytes; one that fills the buffer is not one (and is not trusted).
+    return n > 0 && n < shared.length ? shared.subarray(0, n) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Closes the descriptors of processes no longer listed in /proc: they are gone for good. */
+function forgetUnlisted(listed: readonly number[]): void {
+  if (statFds.size === 0) return;
+  const live = new Set(listed);
+  for (const [pid, fd] of statFds) {
+    if (live.has(pid)) continue;
+    statFds.delete(pid);
+    closeQuietly(fd);
+  }
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // Already closed: nothing held.
   }
 }
 

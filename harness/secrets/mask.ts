@@ -31,6 +31,11 @@ export function registerSecret(value: string, label: string): void {
     .map(([v, l]) => ({ value: v, json: JSON.stringify(v).slice(1, -1), mask: maskLabel(l) }));
 }
 
+/** Every registered value with its label, for a process that masks on this one's behalf (a scenario lane). */
+export function registeredSecrets(): Array<[value: string, label: string]> {
+  return [...registered];
+}
+
 const CANARY_VALUE = /^EJC-CANARY-[0-9A-Za-z]+(?:\.[0-9A-Za-z]+)*$/;
 
 /**
