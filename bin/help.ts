@@ -137,8 +137,8 @@ Output:
   --junit <file>         also write JUnit XML
   --json                 print only the report JSON on stdout
 
-Clock jumps need libfaketime (Debian: apt-get install faketime); N-th syscall kills need strace.
-Without them those schedules are simply not generated.
+Clock jumps use libfaketime (Debian: apt-get install faketime) or, without it, a shim built
+with cc; N-th syscall kills need strace. Without them those schedules are simply not generated.
 
 Example:
   ejc explore --impl ./my-journal.js --budget 60s --out out`,
