@@ -4,6 +4,7 @@ import { globToRegExp, nearIds, selectScenarios } from '../harness/select-scenar
 import type { ScenarioInfo } from '../scenarios/catalog.js';
 import { flag, parseCommand, stringValues } from './args.js';
 import { EXIT } from './exit-codes.js';
+import { currentIds } from './expect-failures.js';
 import { helpText } from './help.js';
 
 /** Runs `ejc list [--json] [--tag t]...` and returns the exit code. */
@@ -25,7 +26,7 @@ export async function listCommand(argv: string[]): Promise<number> {
 export async function explainCommand(argv: string[]): Promise<number> {
   const parsed = parseCommand('explain', argv, { json: { type: 'boolean' } }, { min: 1, max: 1 });
   if (flag(parsed, 'help')) return printHelp('explain');
-  const query = parsed.positionals[0]!;
+  const query = currentIds([parsed.positionals[0]!])[0]!;
   const all = await loadCatalog();
   const matched = matchScenarios(all, query);
   if (matched.length === 0) {

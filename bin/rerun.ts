@@ -9,6 +9,7 @@ import { isExploration } from '../reports/verify-binding.js';
 import { verifyReport } from '../reports/verify.js';
 import { flag, intValue, stringValue, stringValues, type Parsed } from './args.js';
 import { launchFrom } from './cmd-run.js';
+import { currentIds } from './expect-failures.js';
 import { EXIT } from './exit-codes.js';
 import { createProgress } from './progress.js';
 
@@ -37,12 +38,12 @@ export async function rerunReport(report: Report, parsed: Parsed): Promise<numbe
   try {
     fresh = await runConformance({
       launch,
-      scenarioPatterns: [...report.selection.scenarios],
+      scenarioPatterns: currentIds(report.selection.scenarios),
       tags: [...report.selection.tags],
-      excludePatterns: [...(report.selection.exclude ?? [])],
+      excludePatterns: currentIds(report.selection.exclude ?? []),
       seed: report.seed,
       shard: report.selection.shard,
-      expectFailures: new Set(report.settings.expectFailures),
+      expectFailures: new Set(currentIds(report.settings.expectFailures)),
       keep: 'none',
       timeoutMs: report.settings.timeoutMs,
       jobs: jobsText === undefined ? defaultJobs() : intValue('jobs', jobsText, 1),

@@ -7,10 +7,10 @@ const call = (slot: number) => defaultCall({ slot, tier: 1, target: 'target-tier
 
 export const blindIdentity: Scenario[] = [
   defineScenario({
-    id: 'blind.identity.tier1-equal-args-distinct-keys',
+    id: 'identity.tier1-key.equal-args-distinct',
     title: 'Three tier-1 effects with the same arguments get three keys, and the target performs all three',
     spec: 'effect-journal §2 (the target idempotency key: generated once at prepare, never derived from model output), §1',
-    tags: ['run', 'identity', 'tiers', 'tier1', 'blind'],
+    tags: ['run', 'identity', 'tiers', 'tier1'],
     needs: [],
     description:
       'One run: node A calls the same tier-1 tool with identical arguments at slots 0 and 1 (two reminders), node B once more. Each is its own ' +

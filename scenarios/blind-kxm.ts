@@ -8,10 +8,10 @@ const OFFSET_MS = 250;
 
 export const blindKxm: Scenario[] = [
   defineScenario({
-    id: 'blind.kxm.lease.sub-second-expiry',
+    id: 'kxm.lease.sub-second-expiry',
     title: 'A lease that expired a fraction of a second ago fences a dispatch and a recovery within the same second',
     spec: SPEC,
-    tags: ['kxm', 'lease', 'blind'],
+    tags: ['kxm', 'lease'],
     needs: ['kxm', 'point:kxm.declare.after-commit'],
     description:
       `Every lease here expires ${OFFSET_MS} ms past a whole second. An intent is SIGKILLed after it committed; the restart recovers it 1 ms after ` +

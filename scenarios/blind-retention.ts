@@ -14,10 +14,10 @@ const SIBLINGS: ReadonlyArray<{ name: string; of: (id: string) => string }> = [
 
 export const blindRetention: Scenario[] = [
   defineScenario({
-    id: 'blind.retention.sibling-run-ids',
+    id: 'retention.sibling-run-ids',
     title: 'The terminal of a run whose id differs only in case, normal form or a trailing space sweeps none of a resumable run\'s rows',
     spec: 'effect-journal §9, §4 (the scope matches exactly)',
-    tags: ['run', 'retention', 'blind'],
+    tags: ['run', 'retention'],
     needs: [],
     description:
       'Run R (its id ends in a precomposed é) is SIGKILLed after its effect settled committed, before node:completed. Four runs whose ids are R\'s ' +

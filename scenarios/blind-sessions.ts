@@ -8,10 +8,10 @@ const SID = 'sess-blind';
 
 export const blindSessions: Scenario[] = [
   defineScenario({
-    id: 'blind.session.compacted-incomplete-turns',
+    id: 'disclosure.compacted-incomplete-turns',
     title: 'A compacted turn that did not complete still discloses its committed effects',
     spec: 'effect-journal §8, §12 session acceptance',
-    tags: ['session', 'disclosure', 'blind'],
+    tags: ['session', 'disclosure'],
     needs: ['sessions'],
     description:
       'Three turns, each with a committed effect and each compacted afterwards: turn 0 aborted, turn 1 errored, turn 2 completed. ' +

@@ -10,10 +10,10 @@ const ROUNDS = ['first driver', 'same driver, after the first run was swept', 'r
 
 export const blind2Identity: Scenario[] = [
   defineScenario({
-    id: 'blind2.identity.tier1-keys-never-repeat',
+    id: 'identity.tier1-key.never-repeats',
     title: 'Tier-1 effects of runs that follow one another each get a key no earlier effect had, after terminal sweeps and restarts too',
     spec: 'effect-journal §2 (the target idempotency key: generated once at prepare, reused verbatim only by a retry of that effect), §1, §9',
-    tags: ['run', 'identity', 'tiers', 'tier1', 'blind2'],
+    tags: ['run', 'identity', 'tiers', 'tier1'],
     needs: [],
     description:
       'Four runs, one after another, each call the same tier-1 tool once and complete, so each terminal sweeps its committed row before the next run prepares: two on one ' +

@@ -15,10 +15,10 @@ import type { TrialContext } from '../harness/engine/trial-context.js';
 
 export const blind2OpenSweep: Scenario[] = [
   defineScenario({
-    id: 'blind2.open.kill-every-write',
+    id: 'sweep.open.every-write',
     title: 'SIGKILL at every write a restarted driver\'s open makes to the journal\'s files: everything the journal held before it is still there',
     spec: 'effect-journal §10 (process-crash durability), §4, §9, §11 (open clears legacy session results and checkpoints), §12.2–§12.5',
-    tags: ['crash-matrix', 'write-sweep', 'run', 'blind2'],
+    tags: ['crash-matrix', 'write-sweep', 'run'],
     needs: ['harness:strace'],
     description:
       'A journal is left as a crash leaves it for the next start: run R0 committed an effect and reached its terminal (its row swept, its result freed), run R has a committed ' +

@@ -22,10 +22,10 @@ const RESULT = deriveProjections('http_request', '{"echo":"loose","tail":"END"}'
 
 export const blind2Replay: Scenario[] = [
   defineScenario({
-    id: 'blind2.replay.loosely-equal-changes-refused',
+    id: 'replay.loosely-equal-changes-refused',
     title: 'A changed mapping or argument value that a language\'s value equality takes for the old one (1 and true, "7" and 7) refuses the replay',
     spec: 'effect-journal §4 (a replay is refused when the args digest or the output-mapping configuration differs), §11 (canonical JSON of the projection)',
-    tags: ['run', 'replay', 'refusal', 'blind2'],
+    tags: ['run', 'replay', 'refusal'],
     needs: [],
     description:
       'A committed effect with a retained result ran under an output mapping whose members are 1, false, 0, "1", "" and 48, with public arguments 1, false, 0, "7" and "". ' +

@@ -19,10 +19,10 @@ const UNRESOLVED = ['node-c', 'node-e'];
 
 export const blind3Concurrency: Scenario[] = [
   defineScenario({
-    id: 'blind3.concurrency.interleaved-writers-keep-rows',
+    id: 'concurrency.interleaved-writers-keep-rows',
     title: 'Two processes on one journal write their own effects in turns: every row either wrote is there afterwards, in the state its writer left it',
     spec: 'effect-journal §10 (process-crash durability), §2 (EffectIdentity: two processes share one journal), §4, §9; ejc protocol: several drivers on one directory',
-    tags: ['run', 'concurrency', 'durability', 'blind3'],
+    tags: ['run', 'concurrency', 'durability'],
     needs: [],
     description:
       'Drivers A and B are open on the same journal directory and take turns, each write following one of the other\'s: A prepares node-a, B prepares node-b, A settles ' +

@@ -28,10 +28,10 @@ const CHANGED: Record<string, unknown> = {
 
 export const blind3Identity: Scenario[] = [
   defineScenario({
-    id: 'blind3.identity.tool-ids-exact',
+    id: 'identity.tool-ids-exact',
     title: 'Tool ids that differ only in case, punctuation or spacing are different tools: each is a fresh identity at the same slot, and replays only its own result',
     spec: 'effect-journal §2 (EffectIdentity: scope without the attempt, slot and toolId), §4 ("answering it with the old answer would be a silent wrong result"), §5 (MCP tools)',
-    tags: ['run', 'identity', 'replay', 'blind3'],
+    tags: ['run', 'identity', 'replay'],
     needs: [],
     description:
       `A run node commits a ${TOOL} call at slot 0 with a retained result. The re-run's model calls, at the same slot, tools whose ids differ from it only in case, ` +
@@ -69,10 +69,10 @@ export const blind3Identity: Scenario[] = [
     },
   }),
   defineScenario({
-    id: 'blind3.replay.near-miss-credential-names-count',
+    id: 'digest.near-miss-credential-names-count',
     title: 'A public field whose name only contains a credential word (author, keyword, primaryKey, passengers, tokenizer) counts: changing it refuses the replay',
     spec: 'effect-journal §11 ("unrecognized public fields and ordinary arguments still contribute their complete surviving values to identity"; "a recognized structural credential key"), §4 (a changed argument refuses the replay)',
-    tags: ['run', 'replay', 'digest', 'refusal', 'blind3'],
+    tags: ['run', 'replay', 'digest', 'refusal'],
     needs: [],
     description:
       'A committed effect with a retained result ran with public arguments whose names contain pass, secret, token, auth, key, cred, sig or cookie without being a credential ' +

@@ -17,7 +17,7 @@ const CORNERS: ReadonlyArray<{ readonly name: string; readonly args: Record<stri
 
 export const edgeDigest: Scenario[] = [
   defineScenario({
-    id: 'edge.digest.canonical-corners',
+    id: 'digest.canonical-corners',
     title: 'The v5 digest is over RFC 8785 canonical JSON in its corners: UTF-16 key order, ECMAScript numbers, minimal escapes',
     spec: 'effect-journal §11 ("SHA-256 over a canonical JSON serialization (sorted keys, no insignificant whitespace)"), docs/protocol.md (keys sorted by UTF-16 code unit)',
     tags: ['run', 'digest'],

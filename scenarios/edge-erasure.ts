@@ -15,7 +15,7 @@ const LARGE = 9000;
 
 export const edgeErasure: Scenario[] = [
   defineScenario({
-    id: 'edge.erasure.run-result-after-terminal',
+    id: 'erasure.run-result-after-terminal',
     title: 'A run result freed by the terminal sweep is gone from every file once a checkpoint completes',
     spec: SPEC,
     tags: ['secrets', 'byte-scan', 'run', 'retention'],
@@ -37,13 +37,13 @@ export const edgeErasure: Scenario[] = [
       t.expect('rows left after the terminal', [], (await snapshotAfter(t, client)).map((r) => r.effectId));
     },
   }),
-  withLegacy('edge.erasure.large-legacy-result-cleared', 'A legacy session result spanning overflow pages is cleared from every file on open', [], async (t, token, first) => {
+  withLegacy('erasure.large-legacy-result-cleared', 'A legacy session result spanning overflow pages is cleared from every file on open', [], async (t, token, first) => {
     await first.close();
     const client = await t.driver();
     t.expect('canary hits after the open-time clear (the value spanned overflow pages)', 0, await scanCanaries(t, client, [token]));
     return client;
   }),
-  withLegacy('edge.erasure.checkpoint-complete-means-erased', 'A checkpoint that answers complete has erased: a reader pinned at the WAL\'s end makes it deferred', ['sqliteWal', 'fault:checkpoint_blocked_by_reader'], async (t, token, client) => {
+  withLegacy('erasure.checkpoint-complete-means-erased', 'A checkpoint that answers complete has erased: a reader pinned at the WAL\'s end makes it deferred', ['sqliteWal', 'fault:checkpoint_blocked_by_reader'], async (t, token, client) => {
     await client.op('fault', { fault: 'checkpoint_blocked_by_reader', enabled: true });
     const resumed = await resumeSession(t, client, SID);
     t.expect('sweep checkpoint with a reader holding an older snapshot', 'deferred', resumed.sweep?.checkpoint);
@@ -58,7 +58,7 @@ export const edgeErasure: Scenario[] = [
     await judgedCheckpoint(t, client, token, 'after the reader went');
     return client;
   }),
-  withLegacy('edge.erasure.deferred-retried-on-open', 'A checkpoint a reader deferred is retried by the next open, though it has nothing to clear', ['sqliteWal', 'fault:checkpoint_blocked_by_reader'], async (t, token, client) => {
+  withLegacy('erasure.deferred-retried-on-open', 'A checkpoint a reader deferred is retried by the next open, though it has nothing to clear', ['sqliteWal', 'fault:checkpoint_blocked_by_reader'], async (t, token, client) => {
     await client.op('fault', { fault: 'checkpoint_blocked_by_reader', enabled: true });
     const resumed = await resumeSession(t, client, SID, { deferSweep: true });
     // SIGKILL right after the deferred sweep: a clean close would let SQLite checkpoint on its own and hide the gap.

@@ -7,7 +7,7 @@ const SPEC = 'kxm-effects-and-recovery §Lease failure ("a shared mutable operat
 
 export const edgeKxm: Scenario[] = [
   defineScenario({
-    id: 'edge.kxm.lease.fence-spans-tools-and-runs',
+    id: 'kxm.lease.fence-spans-tools-and-runs',
     title: 'A lease re-granted under a higher token fences the stale holder whatever tool or run either holder uses',
     spec: SPEC,
     tags: ['kxm', 'lease'],
@@ -31,7 +31,7 @@ export const edgeKxm: Scenario[] = [
     },
   }),
   defineScenario({
-    id: 'edge.kxm.lease.expiry-instant',
+    id: 'kxm.lease.expiry-instant',
     title: 'A lease expires at expiresAt: a dispatch or a recovery at exactly that instant does not start, one just before does',
     spec: SPEC,
     tags: ['kxm', 'lease'],

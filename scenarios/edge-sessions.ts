@@ -9,7 +9,7 @@ const SID = 'sess-edge';
 
 export const edgeSessions: Scenario[] = [
   defineScenario({
-    id: 'edge.session.result-never-written',
+    id: 'erasure.session-result-never-written',
     title: 'A session result reaches no file of the journal, under any column, before or after a kill and a resume',
     spec: 'effect-journal §11 ("a session row\'s result_json is always SQL NULL; even a supplied result ... is never examined"), ADR-0098',
     tags: ['secrets', 'byte-scan', 'session'],
@@ -35,7 +35,7 @@ export const edgeSessions: Scenario[] = [
     },
   }),
   defineScenario({
-    id: 'edge.session.post-read-commit-any-turn',
+    id: 'retention.session-sweep.post-read-commit-any-turn',
     title: 'Rows committed after the read survive the sweep, in an earlier, the same or a later turn than the captured ones',
     spec: 'effect-journal §9 ("a new commit after the read ... survives"), §12 session acceptance (concurrent post-read commits)',
     tags: ['session', 'retention', 'sweep'],

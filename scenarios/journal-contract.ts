@@ -10,7 +10,7 @@ import { proceeded } from '../harness/engine/setup-verdict.js';
 
 export const journalContract: Scenario[] = [
   defineScenario({
-    id: 'journal.scope-exact',
+    id: 'identity.scope-exact',
     title: 'Scopes never cross: r1 vs r10, and ids holding %, _ and :',
     spec: 'effect-journal §2, §4',
     tags: ['run', 'gate', 'identity'],
@@ -34,7 +34,7 @@ export const journalContract: Scenario[] = [
     },
   }),
   defineScenario({
-    id: 'journal.gate-ignores-attempt',
+    id: 'gate.ignores-attempt',
     title: 'The gate finds rows of an earlier node-retry attempt (the lookup drops the attempt)',
     spec: 'effect-journal §4 ("the lookup key is the correlation with attempt dropped")',
     tags: ['run', 'gate', 'identity'],
@@ -52,7 +52,7 @@ export const journalContract: Scenario[] = [
     },
   }),
   defineScenario({
-    id: 'journal.gate-read-failure-refuses',
+    id: 'gate.read-failure-refuses',
     title: 'A gate read that fails is a refusal, not a pass',
     spec: 'effect-journal §4 ("a gate read that fails is a refusal")',
     tags: ['run', 'gate', 'fault'],
@@ -73,7 +73,7 @@ export const journalContract: Scenario[] = [
     },
   }),
   defineScenario({
-    id: 'journal.settle-errors',
+    id: 'recovery.settle-errors',
     title: 'A settle that changes no row, or moves a settled row, is an error with a code',
     spec: 'effect-journal §6',
     tags: ['run', 'state-machine'],
@@ -93,7 +93,7 @@ export const journalContract: Scenario[] = [
     },
   }),
   defineScenario({
-    id: 'journal.operator-resolution',
+    id: 'recovery.operator-resolution',
     title: 'An operator resolves unresolved rows as accepted or discarded, with actor and time; a discarded node runs once more',
     spec: 'effect-journal §6, §8 (operator resolution: a named follow-up, claimed with capabilities.resolution)',
     tags: ['run', 'state-machine', 'gate'],

@@ -19,7 +19,7 @@ const LEGACY_PREFIXES = ['', 'v2:', 'v3:', 'v4:'] as const;
 
 export const journalDigest: Scenario[] = [
   defineScenario({
-    id: 'journal.digest-persisted-form',
+    id: 'digest.persisted-form',
     title: 'The persisted args digest is v5: followed by the SHA-256 hex of the canonical redacted projection',
     spec: 'effect-journal §11 ("the current persisted form is v5: followed by the SHA-256 hex digest")',
     tags: ['run', 'digest'],
@@ -44,7 +44,7 @@ export const journalDigest: Scenario[] = [
     },
   }),
   defineScenario({
-    id: 'journal.legacy-digest-refused',
+    id: 'digest.legacy-refused',
     title: 'A row with an unversioned, v2:, v3: or v4: digest refuses the matching prepare, even for unchanged arguments',
     spec: 'effect-journal §11 ("every unversioned, v2:, v3: or v4: legacy row refuses matching prepare")',
     tags: ['run', 'digest', 'refusal'],

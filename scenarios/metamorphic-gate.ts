@@ -16,7 +16,7 @@ const TIERS: readonly Tier[] = [1, 2, 3];
 
 export const metamorphicGate: Scenario[] = [
   defineScenario({
-    id: 'metamorphic.gate.every-cell',
+    id: 'gate.every-cell',
     title: 'The gate answers every cell of the §4 table in the journal\'s tier mode, alone and mixed in one node, before and after a restart',
     spec: 'effect-journal §4 (the table; "tiers 1 and 2 currently take tier 3\'s row"; "a committed run row is not a green light"), §12.9',
     tags: ['run', 'gate', 'tiers', 'metamorphic'],
@@ -53,7 +53,7 @@ export const metamorphicGate: Scenario[] = [
     },
   }),
   defineScenario({
-    id: 'metamorphic.gate.resume-again',
+    id: 'gate.resume-again',
     title: 'A node left unresolved is refused on every resume, across SIGKILLs; a node left committed replays the same result on every resume',
     spec: 'effect-journal §8 ("the run is not resumable past the unresolved effect; resuming it re-enters the gate in §4 and stops again"), §4',
     tags: ['run', 'gate', 'needs-attention', 'metamorphic', 'crash-matrix'],

@@ -14,7 +14,7 @@ const UNRESOLVED: ExistingRowView = { ...COMMITTED, state: 'unresolved', retaine
 
 export const metamorphicIdentity: Scenario[] = [
   defineScenario({
-    id: 'metamorphic.identity.inputs',
+    id: 'identity.inputs',
     title: 'Audit-only inputs never change a verdict; every EffectIdentity input makes a fresh identity',
     spec: 'effect-journal §2 (EffectCorrelation.attempt and EffectAttemptId are audit only; EffectIdentity is scope, slot, tool), §4',
     tags: ['run', 'identity', 'metamorphic'],
@@ -72,7 +72,7 @@ export const metamorphicIdentity: Scenario[] = [
     },
   }),
   defineScenario({
-    id: 'metamorphic.identity.cr95-redispatch',
+    id: 'identity.cr95-redispatch',
     title: 'A budget approval re-dispatches the node from the start at attempt 1: the committed effect replays, never runs twice',
     spec: 'effect-journal §13 (CR-95), §4 ("the node-retry attempt resets to 1 both on a crash-resume and on a budget approval")',
     tags: ['run', 'identity', 'budget', 'metamorphic', 'crash-matrix'],

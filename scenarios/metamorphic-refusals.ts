@@ -16,7 +16,7 @@ type Variant = readonly [what: string, base: 'mapped' | 'unmapped', vary: (p: Pr
 
 export const metamorphicRefusals: Scenario[] = [
   defineScenario({
-    id: 'metamorphic.replay.inputs-that-count',
+    id: 'replay.inputs-that-count',
     title: 'Every changed input the contract counts refuses the replay, each time and after a restart, and changes nothing; key order and secrets do not count',
     spec: 'effect-journal §4 (args digest and output-mapping configuration decide replay; "absent and present count as different"), §11, §14',
     tags: ['run', 'replay', 'digest', 'metamorphic'],

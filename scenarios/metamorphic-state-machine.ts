@@ -13,7 +13,7 @@ type Settle = OpParams<'settle'>;
 
 export const metamorphicStateMachine: Scenario[] = [
   defineScenario({
-    id: 'metamorphic.settle.moves-only-prepared',
+    id: 'recovery.settle.moves-only-prepared',
     title: 'Settle moves only a prepared row: from committed, ambiguous or needs_attention, and for ids no row has, it is an error that changes nothing',
     spec: 'effect-journal §6 (prepared → committed | ambiguous; ambiguous → committed only by tier-2 reconciliation; committed is final), §4',
     tags: ['run', 'state-machine', 'metamorphic'],
@@ -72,7 +72,7 @@ export const metamorphicStateMachine: Scenario[] = [
     },
   }),
   defineScenario({
-    id: 'metamorphic.settle.superseded-id',
+    id: 'recovery.settle.superseded-id',
     title: 'A late settle of a discarded row\'s id never lands on the row that replaced it',
     spec: 'effect-journal §6 ("needs_attention → an operator resolved it"), §8 (discarded: the node may run again), §2 EffectAttemptId',
     tags: ['run', 'state-machine', 'resolution', 'metamorphic'],
@@ -104,7 +104,7 @@ export const metamorphicStateMachine: Scenario[] = [
     },
   }),
   defineScenario({
-    id: 'metamorphic.reconcile.only-its-cells',
+    id: 'recovery.reconcile.only-its-cells',
     title: 'Reconcile applies only the evidence its tier reads, to rows the gate would reconcile: tier 3, a retained commit or the other tier\'s evidence is refused and changes nothing',
     spec: 'effect-journal §1 (tier 3: at-most-once, never auto-retried), §4 (tier 1 retries under the key, tier 2 reconciles from a receipt), §6 (committed is final)',
     tags: ['run', 'state-machine', 'tiers', 'metamorphic'],

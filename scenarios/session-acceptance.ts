@@ -13,36 +13,36 @@ const A0 = sessionAddress(0, 0, 'http_request');
 
 export const sessionAcceptance: Scenario[] = [
   ...(['errored', 'aborted'] as const).map((status) =>
-    accept(`session.${status}-turn`, `A committed effect of an ${status} turn is disclosed once`, [], async (t, c) => {
+    accept(`disclosure.${status}-turn`, `A committed effect of an ${status} turn is disclosed once`, [], async (t, c) => {
       await runTurn(t, c, SID, { turn: 0, calls: [defaultCall()], status });
       await twoResumes(t, c, [`${A0}:conservative`], []);
     }),
   ),
-  accept('session.compacted-history-join', 'The join covers all history: an effect in a compacted completed turn is silent', [], async (t, c) => {
+  accept('disclosure.compacted-history-join', 'The join covers all history: an effect in a compacted completed turn is silent', [], async (t, c) => {
     await runTurn(t, c, SID, { turn: 0, calls: [defaultCall()], compacted: true });
     await runTurn(t, c, SID, { turn: 1, calls: [] });
     await runTurn(t, c, SID, { turn: 2, calls: [] });
     await twoResumes(t, c, [], []);
     t.expect('rows left after the sweep', 0, (await rows(c)).length);
   }),
-  accept('session.empty-final-turn', 'A completed exchange with no calls after the effect does not hide or invent disclosures', [], async (t, c) => {
+  accept('disclosure.empty-final-turn', 'A completed exchange with no calls after the effect does not hide or invent disclosures', [], async (t, c) => {
     await runTurn(t, c, SID, { turn: 0, calls: [defaultCall()] });
     await runTurn(t, c, SID, { turn: 1, calls: [], status: 'completed' });
     await twoResumes(t, c, [], []);
   }),
-  accept('session.duplicate-call-id', 'A call id that appears twice in history is unattributable: disclosed conservatively', [], async (t, c) => {
+  accept('disclosure.duplicate-call-id', 'A call id that appears twice in history is unattributable: disclosed conservatively', [], async (t, c) => {
     const out = await runTurn(t, c, SID, { turn: 0, calls: [defaultCall()] });
     const callId = out[0]!.callId;
     t.log.append({ type: 'session:turn', sessionId: SID, turn: 1, status: 'completed', compacted: false, calls: [{ callId, toolName: 'http_request' }] });
     await twoResumes(t, c, [`${A0}:conservative`], []);
   }),
-  accept('session.name-mismatch', 'A call id recorded under another tool name is unattributable: disclosed conservatively', [], async (t, c) => {
+  accept('disclosure.name-mismatch', 'A call id recorded under another tool name is unattributable: disclosed conservatively', [], async (t, c) => {
     // The only sighting of the call is in a completed exchange, under another name: a name-blind join would call it silent.
     const out = await runTurn(t, c, SID, { turn: 0, calls: [defaultCall()], transcriptCalls: [] });
     t.log.append({ type: 'session:turn', sessionId: SID, turn: 1, status: 'completed', compacted: false, calls: [{ callId: out[0]!.callId, toolName: 'write_file' }] });
     await twoResumes(t, c, [`${A0}:conservative`], []);
   }),
-  accept('session.negative-slots', 'A committed negative-slot ! command is silent; an unresolved one is disclosed', [], async (t, c) => {
+  accept('disclosure.negative-slots', 'A committed negative-slot ! command is silent; an unresolved one is disclosed', [], async (t, c) => {
     await runTurn(t, c, SID, {
       turn: 0,
       calls: [defaultCall({ slot: -1, toolId: 'shell', args: { cmd: 'ls' }, secretArgKeys: [] }), defaultCall({ slot: -2, toolId: 'shell', args: { cmd: 'rm x' }, secretArgKeys: [] })],
@@ -52,13 +52,13 @@ export const sessionAcceptance: Scenario[] = [
     const unresolved: ExpectedDisclosure = `${sessionAddress(0, -2, 'shell')}:unresolved`;
     await twoResumes(t, c, [unresolved], [unresolved]);
   }),
-  accept('session.legacy-placeholder', 'Each legacy wiring placeholder (session, home, agent-run) is disclosed once, then swept', ['seeding'], async (t, c) => {
+  accept('disclosure.legacy-placeholder', 'Each legacy wiring placeholder (session, home, agent-run) is disclosed once, then swept', ['seeding'], async (t, c) => {
     const seeded = LEGACY_PLACEHOLDERS.map((callId, slot) => ({ scope: { kind: 'session' as const, sessionId: SID, turn: 0 }, slot, toolId: 'http_request', tier: 3 as const, state: 'committed' as const, argsDigest: 'v5:' + '0'.repeat(64), callId, resultJson: null }));
     await c.op('seed', { rows: seeded });
     await twoResumes(t, c, LEGACY_PLACEHOLDERS.map((_, slot): ExpectedDisclosure => `${sessionAddress(0, slot, 'http_request')}:conservative`), []);
     t.expect('rows left after the sweep', 0, (await rows(c)).length);
   }),
-  accept('session.read-failure-keeps-evidence', 'A failed disclosure read deletes nothing; the next resume discloses', ['fault:session_read_fails'], async (t, c) => {
+  accept('disclosure.read-failure-keeps-evidence', 'A failed disclosure read deletes nothing; the next resume discloses', ['fault:session_read_fails'], async (t, c) => {
     await runTurn(t, c, SID, { turn: 0, calls: [defaultCall()], status: 'aborted' });
     await c.op('fault', { fault: 'session_read_fails', enabled: true });
     const failed = await resumeSession(t, c, SID);
@@ -67,13 +67,13 @@ export const sessionAcceptance: Scenario[] = [
     t.expect('rows after the failed read', 1, (await rows(c)).length);
     await twoResumes(t, c, [`${A0}:conservative`], []);
   }),
-  accept('session.notice-failure-keeps-evidence', 'A notice that cannot be delivered prevents the sweep; the next resume discloses', [], async (t, c) => {
+  accept('disclosure.notice-failure-keeps-evidence', 'A notice that cannot be delivered prevents the sweep; the next resume discloses', [], async (t, c) => {
     await runTurn(t, c, SID, { turn: 0, calls: [defaultCall()], status: 'aborted' });
     await resumeSession(t, c, SID, { noticeFails: true });
     t.expect('rows after the undelivered notice', 1, (await rows(c)).length);
     await twoResumes(t, c, [`${A0}:conservative`], []);
   }),
-  accept('session.one-shot-unwind', 'An owned one-shot session\'s teardown sweeps its committed rows and keeps the unresolved one', [], async (t, c) => {
+  accept('disclosure.one-shot-unwind', 'An owned one-shot session\'s teardown sweeps its committed rows and keeps the unresolved one', [], async (t, c) => {
     await runTurn(t, c, SID, { turn: 0, calls: [defaultCall(), defaultCall({ slot: 1, target: 'slow' })], timeoutSlots: [1], status: 'errored' });
     const read = await c.op('sessionRead', { sessionId: SID, transcript: transcriptOf(t, SID) });
     const swept = await c.op('sessionSweep', { sessionId: SID, captured: read.captured });

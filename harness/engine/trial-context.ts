@@ -163,7 +163,7 @@ export class TrialContext {
     // point may arm fewer (`armed`): an unarmed point costs the journal nothing, a held one a round trip.
     mkdirSync(journalDir, { recursive: true });
     const armed = options.armed === undefined ? handle.hello.capabilities.crashPoints : handle.hello.capabilities.crashPoints.filter((p) => options.armed!.includes(p));
-    // `open: false` leaves the open to the scenario, for one that kills inside it (blind2.open.kill-every-write).
+    // `open: false` leaves the open to the scenario, for one that kills inside it (sweep.open.every-write).
     if (options.open === false) return client;
     client.openedFiles = (await client.op('open', { dir: journalDir, armedCrashPoints: armed })).files;
     return client;

@@ -23,7 +23,7 @@ const CATCHES: Readonly<Record<string, readonly string[]>> = {
   // cp11.session-sweep.outer-transaction out: the probe is asked anyway, and answering it as a probe contradicts the claim.
   'gap2-outer-probe-claimed-off': ['claims.operations-match-hello'],
   // Resolutions stamped in January 1970 (epoch seconds read as milliseconds): the time must fall within the resolve call.
-  'gap2-resolution-time-in-seconds': ['journal.operator-resolution'],
+  'gap2-resolution-time-in-seconds': ['recovery.operator-resolution'],
   // Truncates the WAL before it announces checkpoint.before: held there, the files are no longer those the checkpoint was asked on.
   'gap2-checkpoint-point-after-truncate': ['claims.crash-points-block.beyond-prepare'],
 };

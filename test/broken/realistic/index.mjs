@@ -81,18 +81,18 @@ export const SECRET = [
  * `file` ends in .mjs (an adapter over the reference) or .py (the Python example journal with the author's change).
  */
 export const BLIND = [
-  { name: 'blind-run-ids-nocase', file: 'blind-run-ids-nocase.mjs', scenarios: ['blind.retention.sibling-run-ids'] },
-  { name: 'blind-key-from-args', file: 'blind-key-from-args.mjs', scenarios: ['blind.identity.tier1-equal-args-distinct-keys'] },
-  { name: 'blind-kxm-lease-whole-seconds', file: 'blind-kxm-lease-whole-seconds.mjs', scenarios: ['blind.kxm.lease.sub-second-expiry'] },
-  { name: 'blind-py-compacted-complete', file: 'blind-py-compacted-complete.py', scenarios: ['blind.session.compacted-incomplete-turns'] },
-  { name: 'blind-disclosed-at-read', file: 'blind-disclosed-at-read.mjs', scenarios: ['session.notice-failure-keeps-evidence'] },
+  { name: 'blind-run-ids-nocase', file: 'blind-run-ids-nocase.mjs', scenarios: ['retention.sibling-run-ids'] },
+  { name: 'blind-key-from-args', file: 'blind-key-from-args.mjs', scenarios: ['identity.tier1-key.equal-args-distinct'] },
+  { name: 'blind-kxm-lease-whole-seconds', file: 'blind-kxm-lease-whole-seconds.mjs', scenarios: ['kxm.lease.sub-second-expiry'] },
+  { name: 'blind-py-compacted-complete', file: 'blind-py-compacted-complete.py', scenarios: ['disclosure.compacted-incomplete-turns'] },
+  { name: 'blind-disclosed-at-read', file: 'blind-disclosed-at-read.mjs', scenarios: ['disclosure.notice-failure-keeps-evidence'] },
   { name: 'blind-terminal-sweeps-ambiguous', file: 'blind-terminal-sweeps-ambiguous.mjs', scenarios: ['cp11.retention.terminal-keeps-unresolved'] },
   { name: 'blind-kxm-unregistered-trusts-metadata', file: 'blind-kxm-unregistered-trusts-metadata.mjs', scenarios: ['kxm.registry.unknown-tool'] },
   // Not cp07.concurrent-prepare.race: it catches this only when the two prepares overlap in real time, which a loaded
   // machine may not give (CI passed it once in two); interleaved holds one at its crash point while the other runs.
   { name: 'blind-check-then-insert', file: 'blind-check-then-insert.mjs', scenarios: ['cp07.concurrent-prepare.interleaved'] },
   { name: 'blind-py-persist-rollback', file: 'blind-py-persist-rollback.py', scenarios: ['secrets.sweep-erases-result-bytes'] },
-  { name: 'blind-py-json-dumps-digest', file: 'blind-py-json-dumps-digest.py', scenarios: ['edge.digest.canonical-corners'] },
+  { name: 'blind-py-json-dumps-digest', file: 'blind-py-json-dumps-digest.py', scenarios: ['digest.canonical-corners'] },
 ];
 
 /** The path of a blind journal's file. */
@@ -121,18 +121,18 @@ export const GAP_COMMANDS = ['gap-point-does-not-wait', 'gap2-point-goes-on-late
  * Python example journal with the author's change).
  */
 export const BLIND2 = [
-  { name: 'blind2-key-from-row-id', file: 'blind2-key-from-row-id.mjs', scenarios: ['blind2.identity.tier1-keys-never-repeat'] },
-  { name: 'blind2-log-compact-in-place', file: 'blind2-log-compact-in-place.mjs', scenarios: ['blind2.open.kill-every-write'] },
-  { name: 'blind2-py-mapping-value-equality', file: 'blind2-py-mapping-value-equality.py', scenarios: ['blind2.replay.loosely-equal-changes-refused'] },
+  { name: 'blind2-key-from-row-id', file: 'blind2-key-from-row-id.mjs', scenarios: ['identity.tier1-key.never-repeats'] },
+  { name: 'blind2-log-compact-in-place', file: 'blind2-log-compact-in-place.mjs', scenarios: ['sweep.open.every-write'] },
+  { name: 'blind2-py-mapping-value-equality', file: 'blind2-py-mapping-value-equality.py', scenarios: ['replay.loosely-equal-changes-refused'] },
 ];
 
 /**
- * A blind2 journal left out of the CI catalogue for its cost: blind2.open.kill-every-write catches it (the open cannot
+ * A blind2 journal left out of the CI catalogue for its cost: sweep.open.every-write catches it (the open cannot
  * read its rows, or cannot open at all) only from its 26th kill point on, about two minutes of Python drivers under
- * strace. Run it by hand: npx ejc run --cmd "python3 <file>" --scenario blind2.open.kill-every-write
+ * strace. Run it by hand: npx ejc run --cmd "python3 <file>" --scenario sweep.open.every-write
  */
 export const BLIND2_BY_HAND = [
-  { name: 'blind2-py-open-rebuild-script', file: 'blind2-py-open-rebuild-script.py', scenarios: ['blind2.open.kill-every-write'] },
+  { name: 'blind2-py-open-rebuild-script', file: 'blind2-py-open-rebuild-script.py', scenarios: ['sweep.open.every-write'] },
 ];
 
 /**
@@ -153,12 +153,12 @@ export const GENERATED = [
  * drivers' zone (Asia/Kathmandu), which puts a local time written as UTC outside the resolve call.
  */
 export const BLIND3 = [
-  { name: 'blind3-files-tool-slug', file: 'blind3-files-tool-slug.mjs', scenarios: ['blind3.identity.tool-ids-exact'] },
+  { name: 'blind3-files-tool-slug', file: 'blind3-files-tool-slug.mjs', scenarios: ['identity.tool-ids-exact'] },
   { name: 'blind3-files-replace-by-unlink', file: 'blind3-files-replace-by-unlink.mjs', scenarios: ['sweep.settle.every-write'] },
   { name: 'blind3-files-sweep-file-by-file', file: 'blind3-files-sweep-file-by-file.mjs', scenarios: ['sweep.session-sweep.every-write'] },
-  { name: 'blind3-py-credential-substring', file: 'blind3-py-credential-substring.py', scenarios: ['blind3.replay.near-miss-credential-names-count'] },
-  { name: 'blind3-py-resolution-local-time', file: 'blind3-py-resolution-local-time.py', scenarios: ['journal.operator-resolution'] },
-  { name: 'blind3-py-jsonl-settle-cached-end', file: 'blind3-py-jsonl-settle-cached-end.py', scenarios: ['blind3.concurrency.interleaved-writers-keep-rows'] },
+  { name: 'blind3-py-credential-substring', file: 'blind3-py-credential-substring.py', scenarios: ['digest.near-miss-credential-names-count'] },
+  { name: 'blind3-py-resolution-local-time', file: 'blind3-py-resolution-local-time.py', scenarios: ['recovery.operator-resolution'] },
+  { name: 'blind3-py-jsonl-settle-cached-end', file: 'blind3-py-jsonl-settle-cached-end.py', scenarios: ['concurrency.interleaved-writers-keep-rows'] },
 ];
 
 /** The from-scratch journals the blind3 bugs are made of; conformant without them. */
