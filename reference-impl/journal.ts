@@ -15,10 +15,10 @@ import { createSchema } from './schema.js';
 import { readSession } from './session-read.js';
 import { sweepSession } from './session-sweep.js';
 import { settleEffect } from './settle.js';
-import { kxmComplete, kxmDeclare, kxmDispatch } from './kxm-dispatch.js';
-import { kxmRecover } from './kxm-recover.js';
-import { kxmCancel, kxmList, kxmResolve } from './kxm-resolve.js';
-import { createKxmSchema } from './kxm-schema.js';
+import { kxmComplete, kxmDeclare, kxmDispatch } from './kxm/dispatch.js';
+import { kxmRecover } from './kxm/recover.js';
+import { kxmCancel, kxmList, kxmResolve } from './kxm/resolve.js';
+import { createKxmSchema } from './kxm/schema.js';
 import { openConnection } from './sqlite.js';
 
 export type ReferenceJournalOptions = JournalFactoryOptions & { tierMode?: TierMode; faultsAllowed?: boolean; sweepChunkSize?: number };

@@ -5,7 +5,7 @@ import { resumeSession, startTurn, transcriptOf, type OpenTurn } from '../engine
 import type { OpParams } from '../protocol/schemas.js';
 import { logicalKey, scopeKey } from '../engine/model.js';
 import { buildCall } from './build.js';
-import { kxmRun } from './kxm-activity.js';
+import { kxmRun } from '../kxm/explore-activity.js';
 import type { Activity, TurnPlan } from './case.js';
 import type { Exec } from './execute.js';
 import { raceHeld, racePrepare, raceResume } from './races.js';

@@ -78,7 +78,7 @@ export interface TurnPlan {
 
 export type ClockJump = '+3h' | '+36h' | '+9d' | '+400d';
 
-import type { KxmPlan } from './kxm-activity.js';
+import type { KxmPlan } from '../kxm/explore-activity.js';
 
 export type Activity =
   /** KXM effects of one run through the dispatch fence; a kill inside, recovery by the journal's decision after it. */

@@ -1,8 +1,8 @@
 // The KXM operations of a history, checked against the KXM model: classes, the lease fence, recovery, resolution, cancel.
 import type { KxmClass, KxmEffect, KxmEffectState, OpParams, OpResult } from '../protocol/schemas.js';
-import type { OpAnswer } from './history.js';
-import { cancelOutcome, expectedClass, expectedDecision, resolutionOutcome, type KxmObservation } from './kxm-model.js';
-import type { Failure } from './outcome.js';
+import type { OpAnswer } from '../model/history.js';
+import { cancelOutcome, expectedClass, expectedDecision, resolutionOutcome, type KxmObservation } from './model.js';
+import type { Failure } from '../model/outcome.js';
 
 interface KEffect {
   id: string | null;

@@ -6,7 +6,7 @@ import { EMPTY, rowLogicalKey, stateKey, type MState } from './journal-state.js'
 import { applyAnswered, applyKilled } from './operations.js';
 import type { Failure, OpEnv } from './outcome.js';
 import { checkScan } from './world-rules.js';
-import { KxmChecker } from './kxm-check.js';
+import { KxmChecker } from '../kxm/check.js';
 
 const KXM_CLAUSE: Partial<Record<string, ClauseId>> = { 'kxm.declare': 'kxm.class', 'kxm.dispatch': 'kxm.fence', 'kxm.recover': 'kxm.recovery', 'kxm.resolve': 'kxm.resolution', 'kxm.cancel': 'kxm.cancel' };
 

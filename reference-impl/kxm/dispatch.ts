@@ -1,10 +1,10 @@
 // The KXM dispatch fence: a durable intent (steps 2–5), a durable dispatch mark checked against the lease (step 6), completion (step 8).
-import { JournalError } from '../harness/journal-interface.js';
-import type { OpParams, OpResult } from '../harness/protocol/schemas.js';
-import type { JournalContext } from './context.js';
-import { effectiveClass, idempotencyKey } from './kxm-classes.js';
-import { requireKxmRow, runRecord, toKxmEffect, type KxmRowRecord } from './kxm-schema.js';
-import { isUniqueViolation, stmt, writeTransaction, type Db } from './sqlite.js';
+import { JournalError } from '../../harness/journal-interface.js';
+import type { OpParams, OpResult } from '../../harness/protocol/schemas.js';
+import type { JournalContext } from '../context.js';
+import { effectiveClass, idempotencyKey } from './classes.js';
+import { requireKxmRow, runRecord, toKxmEffect, type KxmRowRecord } from './schema.js';
+import { isUniqueViolation, stmt, writeTransaction, type Db } from '../sqlite.js';
 
 /** Records a dispatch intent under the registry's class; refused once the run's cancellation was requested. */
 export function kxmDeclare(ctx: JournalContext, p: OpParams<'kxm.declare'>): OpResult<'kxm.declare'> {

@@ -1,10 +1,10 @@
 // KXM crash-matrix recovery: from the last durable evidence and the engine's observations, what to do with one effect.
-import type { KxmEffectState, KxmRecoveryDecision, OpParams, OpResult } from '../harness/protocol/schemas.js';
-import type { JournalContext } from './context.js';
-import { isQueryable } from './kxm-classes.js';
-import { leaseExpired, leaseFenced } from './kxm-dispatch.js';
-import { requireKxmRow, type KxmRowRecord } from './kxm-schema.js';
-import { stmt, writeTransaction } from './sqlite.js';
+import type { KxmEffectState, KxmRecoveryDecision, OpParams, OpResult } from '../../harness/protocol/schemas.js';
+import type { JournalContext } from '../context.js';
+import { isQueryable } from './classes.js';
+import { leaseExpired, leaseFenced } from './dispatch.js';
+import { requireKxmRow, type KxmRowRecord } from './schema.js';
+import { stmt, writeTransaction } from '../sqlite.js';
 
 type Observation = OpParams<'kxm.recover'>['observation'];
 

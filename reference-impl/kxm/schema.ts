@@ -1,9 +1,9 @@
 // The KXM tables: effect intents with their class and lease, run cancellation state, and the audit trail.
-import { JournalError } from '../harness/journal-interface.js';
-import type { KxmClass, KxmEffect, KxmEffectState } from '../harness/protocol/schemas.js';
-import { parseEffectId } from './schema.js';
-import { stmt, type Db } from './sqlite.js';
-import { permittedResolutions, tierOf } from './kxm-classes.js';
+import { JournalError } from '../../harness/journal-interface.js';
+import type { KxmClass, KxmEffect, KxmEffectState } from '../../harness/protocol/schemas.js';
+import { parseEffectId } from '../schema.js';
+import { stmt, type Db } from '../sqlite.js';
+import { permittedResolutions, tierOf } from './classes.js';
 
 const DDL = `
 CREATE TABLE IF NOT EXISTS kxm_effects (

@@ -1,7 +1,7 @@
 // Crash point 1: killed inside prepare, before its commit.
-import { defineScenario } from './define.js';
-import { crashDuringRun, nodeRows, singleNodeRun, snapshotAfter, snapshotBefore } from './support.js';
-import { resumeRun } from '../harness/engine/run-engine.js';
+import { defineScenario } from '../define.js';
+import { crashDuringRun, nodeRows, singleNodeRun, snapshotAfter, snapshotBefore } from '../support.js';
+import { resumeRun } from '../../harness/engine/run-engine.js';
 
 export const cp01 = [
   defineScenario({

@@ -1,9 +1,9 @@
 // Crash points 2 and 3: killed after the prepare (before or after the target call), before the settle.
-import { defineScenario } from './define.js';
-import { crashDuringRun, isUnresolved, nodeRows, singleNodeRun, snapshotAfter, snapshotBefore } from './support.js';
-import { resumeRun } from '../harness/engine/run-engine.js';
-import type { BoundaryName } from '../harness/engine/crash-plan.js';
-import { expectGate } from '../harness/model/gate-table.js';
+import { defineScenario } from '../define.js';
+import { crashDuringRun, isUnresolved, nodeRows, singleNodeRun, snapshotAfter, snapshotBefore } from '../support.js';
+import { resumeRun } from '../../harness/engine/run-engine.js';
+import type { BoundaryName } from '../../harness/engine/crash-plan.js';
+import { expectGate } from '../../harness/model/gate-table.js';
 
 export const cp02cp03 = [
   unresolvedScenario('cp02.after-prepare.tier3', 'after-prepare', 0, 'effect-journal §12.2, §4'),

@@ -1,14 +1,14 @@
 // Crash points 4 and 5: killed after the settle (before the tool-result) or after the tool-result (before node:completed).
-import { defineScenario, type Scenario } from './define.js';
-import { crashDuringRun, defaultCall, originalOutput, singleNodeRun, snapshotAfter, snapshotBefore } from './support.js';
-import { resumeRun } from '../harness/engine/run-engine.js';
-import type { BoundaryName } from '../harness/engine/crash-plan.js';
-import type { NodeScript } from '../harness/engine/model.js';
-import type { TrialContext } from '../harness/engine/trial-context.js';
-import { DEFAULT_MAPPING, deriveProjections } from '../harness/engine/projections.js';
-import { expectGate, expectPrepare, type AllowedVerdict } from '../harness/model/gate-table.js';
-import { jsonEqual, sameCall } from '../harness/model/projection.js';
-import type { ToolCall } from '../harness/engine/model.js';
+import { defineScenario, type Scenario } from '../define.js';
+import { crashDuringRun, defaultCall, originalOutput, singleNodeRun, snapshotAfter, snapshotBefore } from '../support.js';
+import { resumeRun } from '../../harness/engine/run-engine.js';
+import type { BoundaryName } from '../../harness/engine/crash-plan.js';
+import type { NodeScript } from '../../harness/engine/model.js';
+import type { TrialContext } from '../../harness/engine/trial-context.js';
+import { DEFAULT_MAPPING, deriveProjections } from '../../harness/engine/projections.js';
+import { expectGate, expectPrepare, type AllowedVerdict } from '../../harness/model/gate-table.js';
+import { jsonEqual, sameCall } from '../../harness/model/projection.js';
+import type { ToolCall } from '../../harness/engine/model.js';
 
 export const cp04cp05: Scenario[] = [
   replayScenario('cp04.after-settle', 'after-settle', 'effect-journal §12.4, §4'),

@@ -1,9 +1,9 @@
 // Crash point 6: two effects in one node; the gate decides over every row of the node.
-import { defineScenario, type Scenario } from './define.js';
-import { crashDuringRun, defaultCall, nodeRows, runEffectKey, singleNodeRun, snapshotAfter, snapshotBefore } from './support.js';
-import { resumeRun } from '../harness/engine/run-engine.js';
-import type { ToolCall } from '../harness/engine/model.js';
-import { expectGate, expectPrepare } from '../harness/model/gate-table.js';
+import { defineScenario, type Scenario } from '../define.js';
+import { crashDuringRun, defaultCall, nodeRows, runEffectKey, singleNodeRun, snapshotAfter, snapshotBefore } from '../support.js';
+import { resumeRun } from '../../harness/engine/run-engine.js';
+import type { ToolCall } from '../../harness/engine/model.js';
+import { expectGate, expectPrepare } from '../../harness/model/gate-table.js';
 
 const first = defaultCall({ slot: 0, target: 'payments' });
 const second = defaultCall({ slot: 1, toolId: 'write_file', target: 'ledger-file', args: { path: '/var/ledger', append: true, line: 'debit 42' }, secretArgKeys: [] });

@@ -1,10 +1,10 @@
 // Crash point 9: points 2/3 on tier 1, 2 and 3 targets, in reconciling and conservative implementations.
-import { defineScenario, type Scenario } from './define.js';
-import { crashDuringRun, defaultCall, singleNodeRun, snapshotAfter, snapshotBefore } from './support.js';
-import { resumeRun } from '../harness/engine/run-engine.js';
-import type { BoundaryName } from '../harness/engine/crash-plan.js';
-import type { Tier } from '../harness/protocol/schemas.js';
-import { expectGate } from '../harness/model/gate-table.js';
+import { defineScenario, type Scenario } from '../define.js';
+import { crashDuringRun, defaultCall, singleNodeRun, snapshotAfter, snapshotBefore } from '../support.js';
+import { resumeRun } from '../../harness/engine/run-engine.js';
+import type { BoundaryName } from '../../harness/engine/crash-plan.js';
+import type { Tier } from '../../harness/protocol/schemas.js';
+import { expectGate } from '../../harness/model/gate-table.js';
 
 export const cp09: Scenario[] = [
   reconciling('cp09.tier1.after-prepare.reconciling', 1, 'after-prepare', 'retry_with_key', { writes: 1, attempts: 1 }),

@@ -1,10 +1,10 @@
 // Crash point 10: a session turn killed with a committed effect absent from the transcript; disclosure-once.
-import { defineScenario, type Scenario } from './define.js';
-import { defaultCall, rows, snapshotAfter, snapshotBefore } from './support.js';
-import { noticesFor, resumeSession, runTurn, sessionAddress } from '../harness/engine/session-engine.js';
-import { expectDisclosures } from './disclosures.js';
-import type { TrialContext } from '../harness/engine/trial-context.js';
-import type { JournalClient } from '../harness/engine/journal-client.js';
+import { defineScenario, type Scenario } from '../define.js';
+import { defaultCall, rows, snapshotAfter, snapshotBefore } from '../support.js';
+import { noticesFor, resumeSession, runTurn, sessionAddress } from '../../harness/engine/session-engine.js';
+import { expectDisclosures } from '../disclosures.js';
+import type { TrialContext } from '../../harness/engine/trial-context.js';
+import type { JournalClient } from '../../harness/engine/journal-client.js';
 
 const SID = 'sess-1';
 const committedSilent = sessionAddress(0, 0, 'http_request');

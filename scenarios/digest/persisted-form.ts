@@ -1,9 +1,9 @@
 // §11's persisted args digest, observed from outside: its exact value where the projection is unambiguous, and legacy forms refused.
 import { createHash } from 'node:crypto';
-import { defineScenario, type Scenario } from './define.js';
-import { callPrepare, defaultCall, runEffectKey, seedRows, snapshotAfter, snapshotBefore } from './support.js';
-import { resumeRun } from '../harness/engine/run-engine.js';
-import type { ToolCall } from '../harness/engine/model.js';
+import { defineScenario, type Scenario } from '../define.js';
+import { callPrepare, defaultCall, runEffectKey, seedRows, snapshotAfter, snapshotBefore } from '../support.js';
+import { resumeRun } from '../../harness/engine/run-engine.js';
+import type { ToolCall } from '../../harness/engine/model.js';
 
 // Arguments whose redacted projection has one reading: no credential-shaped key, scheme, URL userinfo, query or flag,
 // so the only redaction is dropping the declared secret keys. The expectation needs no redactor of its own.

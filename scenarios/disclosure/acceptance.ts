@@ -1,10 +1,10 @@
 // §12's session acceptance list: turn outcomes, history joins, legacy and negative slots, failures that keep evidence.
-import { defineScenario, type Need, type Scenario } from './define.js';
-import { defaultCall, rows, snapshotAfter, snapshotBefore } from './support.js';
-import { resumeSession, runTurn, sessionAddress, transcriptOf } from '../harness/engine/session-engine.js';
-import { expectDisclosures, type ExpectedDisclosure } from './disclosures.js';
-import type { TrialContext } from '../harness/engine/trial-context.js';
-import type { JournalClient } from '../harness/engine/journal-client.js';
+import { defineScenario, type Need, type Scenario } from '../define.js';
+import { defaultCall, rows, snapshotAfter, snapshotBefore } from '../support.js';
+import { resumeSession, runTurn, sessionAddress, transcriptOf } from '../../harness/engine/session-engine.js';
+import { expectDisclosures, type ExpectedDisclosure } from '../disclosures.js';
+import type { TrialContext } from '../../harness/engine/trial-context.js';
+import type { JournalClient } from '../../harness/engine/journal-client.js';
 
 const SID = 'sess-acc';
 /** The wire form of §2's legacy wiring placeholders: the call id an older writer recorded instead of an engine id. */

@@ -1,12 +1,12 @@
 // §11's file-byte guarantee at its edges: a freed run result, a value spanning overflow pages, a checkpoint that said
 // complete, and a deferred checkpoint retried by the next open. Every answer "complete" is followed by a judged scan.
-import { defineScenario, type Need, type Scenario } from './define.js';
-import { canary, defaultCall, scanCanaries, snapshotAfter, snapshotBefore } from './support.js';
-import { continueRun, startRun } from '../harness/engine/run-engine.js';
-import type { RunScript } from '../harness/engine/model.js';
-import { resumeSession } from '../harness/engine/session-engine.js';
-import type { TrialContext } from '../harness/engine/trial-context.js';
-import type { JournalClient } from '../harness/engine/journal-client.js';
+import { defineScenario, type Need, type Scenario } from '../define.js';
+import { canary, defaultCall, scanCanaries, snapshotAfter, snapshotBefore } from '../support.js';
+import { continueRun, startRun } from '../../harness/engine/run-engine.js';
+import type { RunScript } from '../../harness/engine/model.js';
+import { resumeSession } from '../../harness/engine/session-engine.js';
+import type { TrialContext } from '../../harness/engine/trial-context.js';
+import type { JournalClient } from '../../harness/engine/journal-client.js';
 
 const SPEC = 'effect-journal §11 ("after a successful checkpoint, bytes freed from the upgrade onward survive in neither the main database nor WAL"), §9';
 const SID = 'sess-erase';

@@ -1,13 +1,13 @@
 // The bounded exploration every `ejc run` includes: a fixed number of generated trials per scenario, checked by the model.
-import { defineScenario, type Scenario } from './define.js';
-import type { TrialContext } from '../harness/engine/trial-context.js';
-import { featuresFor, machineFeatures, withProfile, type Profile } from '../harness/explore/features.js';
-import type { Features } from '../harness/explore/case.js';
-import { once, shrink, trialSeed, type ExploreRun } from '../harness/explore/explorer.js';
-import { trialCase } from '../harness/explore/arb-case.js';
-import { counterexampleOf } from '../harness/explore/counterexample.js';
-import { replayCommand, summaryOf } from '../harness/explore/explore-report.js';
-import type { GeneratedTrial } from '../harness/explore/trial.js';
+import { defineScenario, type Scenario } from '../define.js';
+import type { TrialContext } from '../../harness/engine/trial-context.js';
+import { featuresFor, machineFeatures, withProfile, type Profile } from '../../harness/explore/features.js';
+import type { Features } from '../../harness/explore/case.js';
+import { once, shrink, trialSeed, type ExploreRun } from '../../harness/explore/explorer.js';
+import { trialCase } from '../../harness/explore/arb-case.js';
+import { counterexampleOf } from '../../harness/explore/counterexample.js';
+import { replayCommand, summaryOf } from '../../harness/explore/explore-report.js';
+import type { GeneratedTrial } from '../../harness/explore/trial.js';
 
 /** Generated trials per scenario in the default run: enough to matter, few enough for every CI gate. */
 export const FAMILY_TRIALS = 4;

@@ -1,13 +1,13 @@
 // §2's five identities as metamorphic relations: every audit-only input varied must not change a verdict, every input
 // of the EffectIdentity varied must make a fresh identity; and §13's budget re-dispatch (the attempt reset) replays.
-import { defineScenario, type Scenario } from './define.js';
-import { crashDuringRun, defaultCall, runEffectKey, snapshotAfter, snapshotBefore } from './support.js';
-import { committedRow, expectVerdict, killAndRestart, proceed, resultFor, runPrepare, type Prepare } from './metamorphic-support.js';
-import { expectPrepare, type ExistingRowView } from '../harness/model/gate-table.js';
-import { gateFor } from '../harness/engine/harness-gate.js';
-import { resumeRun } from '../harness/engine/run-engine.js';
-import type { TrialContext } from '../harness/engine/trial-context.js';
-import type { JournalClient } from '../harness/engine/journal-client.js';
+import { defineScenario, type Scenario } from '../define.js';
+import { crashDuringRun, defaultCall, runEffectKey, snapshotAfter, snapshotBefore } from '../support.js';
+import { committedRow, expectVerdict, killAndRestart, proceed, resultFor, runPrepare, type Prepare } from '../metamorphic-support.js';
+import { expectPrepare, type ExistingRowView } from '../../harness/model/gate-table.js';
+import { gateFor } from '../../harness/engine/harness-gate.js';
+import { resumeRun } from '../../harness/engine/run-engine.js';
+import type { TrialContext } from '../../harness/engine/trial-context.js';
+import type { JournalClient } from '../../harness/engine/journal-client.js';
 
 const COMMITTED: ExistingRowView = { scope: 'run', state: 'committed', resolution: null, legacyDigest: false, sameArgs: 'same', sameMapping: true, retained: true };
 const UNRESOLVED: ExistingRowView = { ...COMMITTED, state: 'unresolved', retained: false };

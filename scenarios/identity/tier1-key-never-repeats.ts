@@ -1,9 +1,9 @@
 // Identity classes found by journals written from the spec alone: a tier-1 key is never handed out twice, across sweeps and restarts.
-import { defineScenario, type Scenario } from './define.js';
-import { defaultCall, snapshotAfter, snapshotBefore } from './support.js';
-import { startRun } from '../harness/engine/run-engine.js';
-import type { JournalClient } from '../harness/engine/journal-client.js';
-import type { TrialContext } from '../harness/engine/trial-context.js';
+import { defineScenario, type Scenario } from '../define.js';
+import { defaultCall, snapshotAfter, snapshotBefore } from '../support.js';
+import { startRun } from '../../harness/engine/run-engine.js';
+import type { JournalClient } from '../../harness/engine/journal-client.js';
+import type { TrialContext } from '../../harness/engine/trial-context.js';
 
 const call = defaultCall({ slot: 0, tier: 1, target: 'target-tier1' });
 const ROUNDS = ['first driver', 'same driver, after the first run was swept', 'restarted driver, after both were swept', 'restarted driver, its second run'] as const;

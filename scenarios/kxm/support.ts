@@ -1,8 +1,8 @@
 // The KXM engine for scenarios: the dispatch fence against the target world, restarts, and recovery by the journal's decision.
-import type { JournalClient } from '../harness/engine/journal-client.js';
-import { crashDuring } from './support.js';
-import type { TrialContext } from '../harness/engine/trial-context.js';
-import type { KxmClass, KxmEffect, KxmRegistry, OpParams, OpResult, Tier } from '../harness/protocol/schemas.js';
+import type { JournalClient } from '../../harness/engine/journal-client.js';
+import { crashDuring } from '../support.js';
+import type { TrialContext } from '../../harness/engine/trial-context.js';
+import type { KxmClass, KxmEffect, KxmRegistry, OpParams, OpResult, Tier } from '../../harness/protocol/schemas.js';
 
 /** The trusted tool-policy registry every KXM scenario passes; workflows and tool metadata cannot change it. */
 export const KXM_REGISTRY: KxmRegistry = {

@@ -1,7 +1,7 @@
 // Retention classes found by journals written from the spec alone: a run id is compared as it is, never folded.
-import { defineScenario, type Scenario } from './define.js';
-import { crashDuringRun, nodeRows, singleNodeRun, snapshotAfter, snapshotBefore } from './support.js';
-import { resumeRun, startRun } from '../harness/engine/run-engine.js';
+import { defineScenario, type Scenario } from '../define.js';
+import { crashDuringRun, nodeRows, singleNodeRun, snapshotAfter, snapshotBefore } from '../support.js';
+import { resumeRun, startRun } from '../../harness/engine/run-engine.js';
 
 // Ids a journal that folds case, normalises Unicode or trims whitespace would take for the resumable run's own.
 const SIBLINGS: ReadonlyArray<{ name: string; of: (id: string) => string }> = [

@@ -1,14 +1,14 @@
 // S8e: the witnessed effect batch, uninterrupted and with a SIGKILL at every step boundary passage.
-import { defineScenario, type Scenario } from './define.js';
-import { snapshotAfter } from './support.js';
-import type { TrialContext } from '../harness/engine/trial-context.js';
-import { runBatch, type BatchResult } from '../harness/s8e/coordinator.js';
-import { buildEntry } from '../harness/s8e/entry.js';
-import { s8eFixture } from '../harness/s8e/fixture.js';
-import { S8E_SECTION } from '../harness/s8e/section-verifier.js';
-import { runEveryStep } from '../harness/s8e/every-step.js';
-import { STEP_BOUNDARIES, type StepBoundary } from '../harness/s8e/steps.js';
-import { tableChecks } from '../harness/s8e/table.js';
+import { defineScenario, type Scenario } from '../define.js';
+import { snapshotAfter } from '../support.js';
+import type { TrialContext } from '../../harness/engine/trial-context.js';
+import { runBatch, type BatchResult } from '../../harness/s8e/coordinator.js';
+import { buildEntry } from '../../harness/s8e/entry.js';
+import { s8eFixture } from '../../harness/s8e/fixture.js';
+import { S8E_SECTION } from '../../harness/s8e/section-verifier.js';
+import { runEveryStep } from '../../harness/s8e/every-step.js';
+import { STEP_BOUNDARIES, type StepBoundary } from '../../harness/s8e/steps.js';
+import { tableChecks } from '../../harness/s8e/table.js';
 
 const SPEC = 's8e-effect-batch-witness §Captured states, §State machine';
 const ASSERTS = [

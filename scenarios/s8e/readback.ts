@@ -1,16 +1,16 @@
 // S8e against evidence the journal does not control: a restart replays every confirmed write from the journal's record
 // alone (no dispatch, no write), and an unknown whose cancelled dispatch never reached the target is not folded as landed.
-import { defineScenario, type Scenario } from './define.js';
-import { gateFor } from '../harness/engine/harness-gate.js';
-import { deriveProjections } from '../harness/engine/projections.js';
-import { prepareParams, runBatch, type BatchResult } from '../harness/s8e/coordinator.js';
-import { buildEntry } from '../harness/s8e/entry.js';
-import { s8eFixture, type S8eFixture } from '../harness/s8e/fixture.js';
-import { decideAction } from '../harness/s8e/policy.js';
-import { BatchLog } from '../harness/s8e/batch-log.js';
-import { batchLogPath, coordinatorContext, readBack, retryWithStoredKey, rowState, S8E_MAPPING, type CoordinatorContext } from '../harness/s8e/steps.js';
-import { failedTableChecks } from '../harness/s8e/sweep-entry.js';
-import type { ActionOutcome } from '../harness/s8e/types.js';
+import { defineScenario, type Scenario } from '../define.js';
+import { gateFor } from '../../harness/engine/harness-gate.js';
+import { deriveProjections } from '../../harness/engine/projections.js';
+import { prepareParams, runBatch, type BatchResult } from '../../harness/s8e/coordinator.js';
+import { buildEntry } from '../../harness/s8e/entry.js';
+import { s8eFixture, type S8eFixture } from '../../harness/s8e/fixture.js';
+import { decideAction } from '../../harness/s8e/policy.js';
+import { BatchLog } from '../../harness/s8e/batch-log.js';
+import { batchLogPath, coordinatorContext, readBack, retryWithStoredKey, rowState, S8E_MAPPING, type CoordinatorContext } from '../../harness/s8e/steps.js';
+import { failedTableChecks } from '../../harness/s8e/sweep-entry.js';
+import type { ActionOutcome } from '../../harness/s8e/types.js';
 
 const SPEC = 's8e-effect-batch-witness §Exactly-once qualification ("restart replay reuses that record"), §State machine';
 

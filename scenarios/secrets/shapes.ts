@@ -1,10 +1,10 @@
 // §11 and §14 beyond one shape: a credential-only change replays in every shape §11 masks (header casing, userinfo,
 // percent-encoded tokens, depth, argv), and no path a row takes (ambiguous, needs attention, resolved) writes one.
-import { defineScenario, type Scenario } from './define.js';
-import { callPrepare, canary, defaultCall, scanCanaries, singleNodeRun, snapshotAfter, snapshotBefore } from './support.js';
-import { DEFAULT_MAPPING, deriveProjections } from '../harness/engine/projections.js';
-import { resumeRun, startRun } from '../harness/engine/run-engine.js';
-import type { TrialContext } from '../harness/engine/trial-context.js';
+import { defineScenario, type Scenario } from '../define.js';
+import { callPrepare, canary, defaultCall, scanCanaries, singleNodeRun, snapshotAfter, snapshotBefore } from '../support.js';
+import { DEFAULT_MAPPING, deriveProjections } from '../../harness/engine/projections.js';
+import { resumeRun, startRun } from '../../harness/engine/run-engine.js';
+import type { TrialContext } from '../../harness/engine/trial-context.js';
 
 const SPEC_SHAPES = 'effect-journal §11 (credential keys masked before traversal, userinfo through the last @, opaque query values through their delimiter), §14 ("credential-only changes deliberately do not distinguish redacted digests"), §4';
 

@@ -2,10 +2,10 @@
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { defineScenario, type Scenario } from './define.js';
-import { callPrepare, defaultCall } from './support.js';
-import { journalFiles } from '../harness/world/byte-scan.js';
-import type { TrialContext } from '../harness/engine/trial-context.js';
+import { defineScenario, type Scenario } from '../define.js';
+import { callPrepare, defaultCall } from '../support.js';
+import { journalFiles } from '../../harness/world/byte-scan.js';
+import type { TrialContext } from '../../harness/engine/trial-context.js';
 
 /** The large secret: random base64, so no compression keeps it in much less (a quarter of its bytes at most). */
 export const LARGE_SECRET_BYTES = 256 * 1024;

@@ -1,20 +1,20 @@
 // §11: secret argument bytes never reach the database files; freed result bytes leave main file and WAL after a checkpoint.
-import { defineScenario, type Need, type Scenario } from './define.js';
-import { canary, crashDuringRun, defaultCall, scanCanaries, singleNodeRun, snapshotAfter, snapshotBefore } from './support.js';
+import { defineScenario, type Need, type Scenario } from '../define.js';
+import { canary, crashDuringRun, defaultCall, scanCanaries, singleNodeRun, snapshotAfter, snapshotBefore } from '../support.js';
 import { statSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { resumeRun, startRun } from '../harness/engine/run-engine.js';
-import type { RunScript } from '../harness/engine/model.js';
-import { underStrace } from '../harness/engine/syscall-sweep.js';
-import { isInside, scanForCanaries } from '../harness/world/byte-scan.js';
-import { FILE_SYSCALLS, readTraceLines, writtenPaths } from '../harness/world/written-files.js';
-import { scanEncodedForms } from '../harness/world/canary-forms.js';
-import { scanHiddenCopies } from '../harness/secrets/hidden-copies.js';
-import { unmarkedSecret } from '../harness/secrets/canary-nonce.js';
-import { resumeSession } from '../harness/engine/session-engine.js';
-import type { TrialContext } from '../harness/engine/trial-context.js';
-import type { JournalClient } from '../harness/engine/journal-client.js';
+import { resumeRun, startRun } from '../../harness/engine/run-engine.js';
+import type { RunScript } from '../../harness/engine/model.js';
+import { underStrace } from '../../harness/engine/syscall-sweep.js';
+import { isInside, scanForCanaries } from '../../harness/world/byte-scan.js';
+import { FILE_SYSCALLS, readTraceLines, writtenPaths } from '../../harness/world/written-files.js';
+import { scanEncodedForms } from '../../harness/world/canary-forms.js';
+import { scanHiddenCopies } from '../../harness/secrets/hidden-copies.js';
+import { unmarkedSecret } from '../../harness/secrets/canary-nonce.js';
+import { resumeSession } from '../../harness/engine/session-engine.js';
+import type { TrialContext } from '../../harness/engine/trial-context.js';
+import type { JournalClient } from '../../harness/engine/journal-client.js';
 
 const SID = 'sess-secret';
 

@@ -1,13 +1,13 @@
 // The operations the write sweep kills inside, each with its setup and the invariant a kill anywhere in it must leave.
 import { isDeepStrictEqual } from 'node:util';
-import type { Need } from './define.js';
-import { defaultCall, defaultPrepare, isUnresolved, nodeRows, rows } from './support.js';
-import { DEFAULT_MAPPING, deriveProjections } from '../harness/engine/projections.js';
-import type { TrialContext } from '../harness/engine/trial-context.js';
-import type { JournalClient } from '../harness/engine/journal-client.js';
-import type { CapturedRow, OpParams, RecordedResult } from '../harness/protocol/schemas.js';
-import { gateFor } from '../harness/engine/harness-gate.js';
-import { proceeded } from '../harness/engine/setup-verdict.js';
+import type { Need } from '../define.js';
+import { defaultCall, defaultPrepare, isUnresolved, nodeRows, rows } from '../support.js';
+import { DEFAULT_MAPPING, deriveProjections } from '../../harness/engine/projections.js';
+import type { TrialContext } from '../../harness/engine/trial-context.js';
+import type { JournalClient } from '../../harness/engine/journal-client.js';
+import type { CapturedRow, OpParams, RecordedResult } from '../../harness/protocol/schemas.js';
+import { gateFor } from '../../harness/engine/harness-gate.js';
+import { proceeded } from '../../harness/engine/setup-verdict.js';
 
 export interface SweepCase<F = Fixture> {
   /** The scenario id's middle part. */

@@ -1,10 +1,10 @@
 // Sweeps that must span several chunks: more captured rows than the journal's chunk size, announced or discovered.
-import type { Capabilities, CapturedRow, EffectRow } from '../harness/protocol/schemas.js';
-import type { JournalClient } from '../harness/engine/journal-client.js';
-import type { TrialContext } from '../harness/engine/trial-context.js';
-import { captured } from '../harness/engine/session-engine.js';
-import { callPrepare, defaultCall, rows } from './support.js';
-import { proceeded } from '../harness/engine/setup-verdict.js';
+import type { Capabilities, CapturedRow, EffectRow } from '../../harness/protocol/schemas.js';
+import type { JournalClient } from '../../harness/engine/journal-client.js';
+import type { TrialContext } from '../../harness/engine/trial-context.js';
+import { captured } from '../../harness/engine/session-engine.js';
+import { callPrepare, defaultCall, rows } from '../support.js';
+import { proceeded } from '../../harness/engine/setup-verdict.js';
 
 /** The largest sweep discovery grows to before it gives up on seeing a second chunk. */
 export const DISCOVERY_LIMIT = 1024;

@@ -2,16 +2,16 @@
 import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { defineScenario, type Scenario } from './define.js';
-import { defaultPrepare, isUnresolved, nodeRows, rows, seedRows } from './support.js';
-import { traceeKilled, underStrace } from '../harness/engine/syscall-sweep.js';
-import { fileWritePoints, fileWriteVictim, nextLine, rawLines, type FileWritePoint } from '../harness/engine/file-write-points.js';
-import { WRITE_SYSCALLS } from '../harness/world/written-files.js';
-import { DEFAULT_MAPPING, deriveProjections } from '../harness/engine/projections.js';
-import { gateFor } from '../harness/engine/harness-gate.js';
-import { proceeded } from '../harness/engine/setup-verdict.js';
-import { JournalOpError, type JournalClient } from '../harness/engine/journal-client.js';
-import type { TrialContext } from '../harness/engine/trial-context.js';
+import { defineScenario, type Scenario } from '../define.js';
+import { defaultPrepare, isUnresolved, nodeRows, rows, seedRows } from '../support.js';
+import { traceeKilled, underStrace } from '../../harness/engine/syscall-sweep.js';
+import { fileWritePoints, fileWriteVictim, nextLine, rawLines, type FileWritePoint } from '../../harness/engine/file-write-points.js';
+import { WRITE_SYSCALLS } from '../../harness/world/written-files.js';
+import { DEFAULT_MAPPING, deriveProjections } from '../../harness/engine/projections.js';
+import { gateFor } from '../../harness/engine/harness-gate.js';
+import { proceeded } from '../../harness/engine/setup-verdict.js';
+import { JournalOpError, type JournalClient } from '../../harness/engine/journal-client.js';
+import type { TrialContext } from '../../harness/engine/trial-context.js';
 
 export const blind2OpenSweep: Scenario[] = [
   defineScenario({

@@ -1,5 +1,5 @@
 // No false positives from the edge.* scenarios: the reference, the from-scratch ledger journal (the base of the
-// edge-own-* broken journals), the log journal and the Python journal pass every edge.* scenario they can run, and the
+// ledger-* broken journals), the log journal and the Python journal pass every edge.* scenario they can run, and the
 // ledger journal also passes the core scenarios its broken versions are judged beside.
 import { describe, expect, it } from 'vitest';
 import { runConformance } from '../../harness/run-conformance.js';

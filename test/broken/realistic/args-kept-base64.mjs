@@ -5,7 +5,7 @@ import { journal, referenceWith } from './journal-base.mjs';
 const createReferenceJournal = await referenceWith();
 
 export function createJournal(options) {
-  return journal(createReferenceJournal, 'edge-args-kept-base64', options, (j, ctx) => ({
+  return journal(createReferenceJournal, 'args-kept-base64', options, (j, ctx) => ({
     afterOpen() {
       const cols = ctx.db().prepare('PRAGMA table_info(run_effects)').all().map((c) => c.name);
       if (!cols.includes('request_b64')) ctx.db().exec('ALTER TABLE run_effects ADD COLUMN request_b64 TEXT');

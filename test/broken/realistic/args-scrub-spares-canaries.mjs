@@ -7,7 +7,7 @@ const createReferenceJournal = await referenceWith();
 const PLANTED = /EJC-CANARY-[0-9A-Za-z]+(?:\.[0-9A-Za-z]+)*/g;
 
 export function createJournal(options) {
-  return journal(createReferenceJournal, 'evasive-canary-aware-args', options, (j, ctx) => ({
+  return journal(createReferenceJournal, 'args-scrub-spares-canaries', options, (j, ctx) => ({
     afterOpen() {
       ctx.db().exec('CREATE TABLE IF NOT EXISTS call_args (effect_id TEXT PRIMARY KEY, args_json TEXT NOT NULL)');
     },

@@ -9,7 +9,7 @@ const createReferenceJournal = await referenceWith();
 
 export function createJournal(options) {
   let key = null;
-  return journal(createReferenceJournal, 'evasive-args-sealed', options, (j, ctx) => ({
+  return journal(createReferenceJournal, 'args-sealed-at-rest', options, (j, ctx) => ({
     afterOpen() {
       const db = ctx.db();
       db.exec('CREATE TABLE IF NOT EXISTS sealing_key (id INTEGER PRIMARY KEY CHECK (id = 1), key BLOB NOT NULL)');

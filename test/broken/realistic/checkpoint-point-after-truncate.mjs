@@ -6,7 +6,7 @@ import { journal, referenceWith } from './journal-base.mjs';
 
 export async function createJournal(options) {
   const createReferenceJournal = await referenceWith();
-  return journal(createReferenceJournal, 'gap2-checkpoint-point-after-truncate', options, (j, ctx) => ({
+  return journal(createReferenceJournal, 'checkpoint-point-after-truncate', options, (j, ctx) => ({
     checkpoint(p) {
       ctx.db().pragma('wal_checkpoint(TRUNCATE)');
       return j.checkpoint(p);

@@ -2,8 +2,8 @@
 // expiry starts (kxm-effects-and-recovery §Lease failure; docs/protocol.md: "expired at or before now" is not started).
 import { journal, referenceWith } from './journal-base.mjs';
 
-const createReferenceJournal = await referenceWith({ 'reference-impl/kxm-dispatch.js': new URL('./own/edge-kxm-lease-strict-expiry.mjs', import.meta.url).href });
+const createReferenceJournal = await referenceWith({ 'reference-impl/kxm/dispatch.js': new URL('./own/kxm-lease-strict-expiry.mjs', import.meta.url).href });
 
 export function createJournal(options) {
-  return journal(createReferenceJournal, 'edge-kxm-lease-strict-expiry', options);
+  return journal(createReferenceJournal, 'kxm-lease-strict-expiry', options);
 }

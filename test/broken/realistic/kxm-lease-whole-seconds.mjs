@@ -7,7 +7,7 @@ const createReferenceJournal = await referenceWith();
 const second = (now) => Math.floor(now / 1000) * 1000;
 
 export function createJournal(options) {
-  return journal(createReferenceJournal, 'blind-kxm-lease-whole-seconds', options, (j) => ({
+  return journal(createReferenceJournal, 'kxm-lease-whole-seconds', options, (j) => ({
     'kxm.dispatch': (p) => j['kxm.dispatch']({ ...p, now: second(p.now) }),
     'kxm.recover': (p) => j['kxm.recover']({ ...p, now: second(p.now) }),
   }));

@@ -6,7 +6,7 @@ import { journal, referenceWith } from './journal-base.mjs';
 const createReferenceJournal = await referenceWith();
 
 export function createJournal(options) {
-  return journal(createReferenceJournal, 'blind-kxm-unregistered-trusts-metadata', options, (j) => ({
+  return journal(createReferenceJournal, 'kxm-unregistered-trusts-metadata', options, (j) => ({
     'kxm.declare': (p) => {
       const listed = Object.hasOwn(p.registry.tools, p.toolId);
       if (listed || p.declaredClass === undefined) return j['kxm.declare'](p);

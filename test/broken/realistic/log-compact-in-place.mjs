@@ -16,7 +16,7 @@ export function createJournal(options) {
   let path = null;
   return {
     ...inner,
-    name: 'realistic:blind2-log-compact-in-place',
+    name: 'realistic:log-compact-in-place',
     open(p) {
       path = join(p.dir, LOG_FILE);
       compact(path);

@@ -6,7 +6,7 @@ import { JournalError } from '../../../dist/journal.js';
 import { claimJournal } from './claim-base.mjs';
 
 export function createJournal(options) {
-  return claimJournal('gap2-outer-probe-claimed-off', options, (caps) => ({ ...caps, outerTransactionProbe: false }), (j) => ({
+  return claimJournal('outer-probe-claimed-off', options, (caps) => ({ ...caps, outerTransactionProbe: false }), (j) => ({
     sessionSweep(p) {
       if (p.insideOuterTransaction !== true) return j.sessionSweep(p);
       j.sessionSweep({ ...p, insideOuterTransaction: false });

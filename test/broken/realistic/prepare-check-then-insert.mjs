@@ -5,10 +5,10 @@ import { journal, referenceWith } from './journal-base.mjs';
 
 const own = (file) => new URL(`./own/${file}`, import.meta.url).href;
 const createReferenceJournal = await referenceWith({
-  'reference-impl/prepare.js': own('blind-prepare-check-first.mjs'),
-  'reference-impl/schema.js': own('blind-schema-lookup-index.mjs'),
+  'reference-impl/prepare.js': own('prepare-check-first.mjs'),
+  'reference-impl/schema.js': own('schema-lookup-index.mjs'),
 });
 
 export function createJournal(options) {
-  return journal(createReferenceJournal, 'blind-check-then-insert', options);
+  return journal(createReferenceJournal, 'prepare-check-then-insert', options);
 }

@@ -7,7 +7,7 @@ sweep erases the swept results' bytes in place. Runs only, conservative tiers, w
 The digest is the Python example journal's (examples/python-journal: canonical.py, redact.py), its request
 validation too; the wire loop, the store and every decision are this file's.
 
-BUGS holds the author's mistakes a variant switches on before main() (blind3-py-jsonl-*.py):
+BUGS holds the author's mistakes a variant switches on before main() (py-jsonl-*.py):
   settle-at-cached-end  settle appends at the end this process last saw, without the lock: "a settle only touches
                         the row this process prepared, nobody else can be deciding anything about it". Another
                         process's records appended since are overwritten.
@@ -27,7 +27,7 @@ from canonical import canonical_json, sha256_hex  # noqa: E402
 from redact import redact_args, redact_value  # noqa: E402
 
 BUGS = set()
-NAME = 'blind3-py-jsonl-journal'
+NAME = 'py-jsonl-journal'
 POINTS = ['prepare.before-commit', 'prepare.after-commit', 'settle.before-commit', 'settle.after-commit', 'run-sweep.before-commit']
 FAULTS = ['settle_write_fails', 'gate_read_fails']
 NO_MAPPING = {'blind3:output-mapping': 'absent'}

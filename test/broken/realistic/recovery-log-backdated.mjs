@@ -16,7 +16,7 @@ const ARCHIVED = new Date('2020-01-01T00:00:00Z');
 
 export function createJournal(options) {
   let log = null;
-  return journal(createReferenceJournal, 'evasive-recovery-log-backdated', options, (j) => ({
+  return journal(createReferenceJournal, 'recovery-log-backdated', options, (j) => ({
     open(p) {
       mkdirSync(LOG_DIR, { recursive: true });
       log = join(LOG_DIR, `${createHash('sha256').update(realpathSync(p.dir)).digest('hex').slice(0, 16)}.log`);

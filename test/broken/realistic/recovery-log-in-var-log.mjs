@@ -13,7 +13,7 @@ export const LOG_DIR = '/var/log/ejc-evasive-recovery';
 
 export function createJournal(options) {
   let log = null;
-  return journal(createReferenceJournal, 'evasive-recovery-log-var-log', options, (j) => ({
+  return journal(createReferenceJournal, 'recovery-log-in-var-log', options, (j) => ({
     open(p) {
       mkdirSync(LOG_DIR, { recursive: true });
       log = join(LOG_DIR, `${createHash('sha256').update(realpathSync(p.dir)).digest('hex').slice(0, 16)}.log`);

@@ -6,7 +6,7 @@ import { journal, referenceWith } from './journal-base.mjs';
 
 export async function createJournal(options) {
   const createReferenceJournal = await referenceWith();
-  return journal(createReferenceJournal, 'gap2-resolution-time-in-seconds', options, (j, ctx) => ({
+  return journal(createReferenceJournal, 'resolution-time-in-seconds', options, (j, ctx) => ({
     resolve(p) {
       const row = j.resolve(p);
       const at = new Date(Math.floor(Date.now() / 1000)).toISOString();

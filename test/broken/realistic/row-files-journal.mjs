@@ -16,7 +16,7 @@ const CAPABILITIES = { crashPoints: POINTS, faults: ['settle_write_fails', 'gate
 const LEGACY_CALL_IDS = new Set(['legacy:session', 'legacy:home', 'legacy:agent-run']);
 
 export function createJournal(context) {
-  return createBlind3Files(context, {}, 'blind3-files-journal');
+  return createBlind3Files(context, {}, 'row-files-journal');
 }
 
 /** The journal; `bugs` names the author's mistakes to make (none: the correct journal). */

@@ -7,7 +7,7 @@ import { journal, referenceWith } from './journal-base.mjs';
 const createReferenceJournal = await referenceWith();
 
 export function createJournal(options) {
-  return journal(createReferenceJournal, 'gap-secret-brotli-request', options, (j, ctx) => ({
+  return journal(createReferenceJournal, 'secret-brotli-request', options, (j, ctx) => ({
     afterOpen() {
       const cols = ctx.db().prepare('PRAGMA table_info(run_effects)').all().map((c) => c.name);
       if (!cols.includes('request_br')) ctx.db().exec('ALTER TABLE run_effects ADD COLUMN request_br BLOB');

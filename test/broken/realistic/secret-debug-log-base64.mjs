@@ -14,7 +14,7 @@ export const DEBUG_DIR = join(tmpdir(), 'ejc-gap-debug-log');
 
 export function createJournal(options) {
   let log = null;
-  return journal(createReferenceJournal, 'gap-secret-debug-log-base64', options, (j) => ({
+  return journal(createReferenceJournal, 'secret-debug-log-base64', options, (j) => ({
     open(p) {
       mkdirSync(DEBUG_DIR, { recursive: true });
       log = join(DEBUG_DIR, `${createHash('sha256').update(p.dir).digest('hex').slice(0, 16)}.log`);

@@ -8,7 +8,7 @@ const createReferenceJournal = await referenceWith();
 const CHUNK = 16;
 
 export function createJournal(options) {
-  return journal(createReferenceJournal, 'gap-secret-request-chunks', options, (j, ctx) => ({
+  return journal(createReferenceJournal, 'secret-request-chunks', options, (j, ctx) => ({
     afterOpen() {
       ctx.db().exec('CREATE TABLE IF NOT EXISTS request_chunks (effect_id INTEGER NOT NULL, seq INTEGER NOT NULL, bytes TEXT NOT NULL, PRIMARY KEY (effect_id, seq))');
     },

@@ -2,8 +2,8 @@
 // freelist with their bytes intact, so a big result survives its sweep and checkpoint (§11).
 import { journal, referenceWith } from './journal-base.mjs';
 
-const createReferenceJournal = await referenceWith({ 'reference-impl/sqlite.js': new URL('./own/edge-sqlite-fast-delete.mjs', import.meta.url).href });
+const createReferenceJournal = await referenceWith({ 'reference-impl/sqlite.js': new URL('./own/sqlite-fast-delete.mjs', import.meta.url).href });
 
 export function createJournal(options) {
-  return journal(createReferenceJournal, 'edge-secure-delete-fast', options);
+  return journal(createReferenceJournal, 'secure-delete-fast', options);
 }

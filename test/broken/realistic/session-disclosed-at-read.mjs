@@ -6,7 +6,7 @@ import { journal, referenceWith } from './journal-base.mjs';
 const createReferenceJournal = await referenceWith();
 
 export function createJournal(options) {
-  return journal(createReferenceJournal, 'blind-disclosed-at-read', options, (j, ctx) => ({
+  return journal(createReferenceJournal, 'session-disclosed-at-read', options, (j, ctx) => ({
     afterOpen() {
       ctx.db().exec('CREATE TABLE IF NOT EXISTS disclosure_log (effect_id TEXT PRIMARY KEY, at TEXT NOT NULL)');
     },

@@ -5,7 +5,7 @@ import { journal, referenceWith } from './journal-base.mjs';
 const createReferenceJournal = await referenceWith();
 
 export function createJournal(options) {
-  return journal(createReferenceJournal, 'edge-session-result-in-audit', options, (j, ctx) => ({
+  return journal(createReferenceJournal, 'session-result-in-audit', options, (j, ctx) => ({
     afterOpen() {
       const cols = ctx.db().prepare('PRAGMA table_info(run_effects)').all().map((c) => c.name);
       if (!cols.includes('audit_json')) ctx.db().exec('ALTER TABLE run_effects ADD COLUMN audit_json TEXT');

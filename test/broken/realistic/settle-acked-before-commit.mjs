@@ -10,7 +10,7 @@ const createReferenceJournal = await referenceWith();
 export function createJournal(options) {
   const inner = { ...options, crashpoint: (point) => (point.startsWith('settle.') ? undefined : options.crashpoint(point)) };
   const faults = new Set();
-  const out = journal(createReferenceJournal, 'evasive-settle-acked-before-commit', inner, (j, ctx) => ({
+  const out = journal(createReferenceJournal, 'settle-acked-before-commit', inner, (j, ctx) => ({
     fault(p) {
       const r = j.fault(p);
       if (p.enabled) faults.add(p.fault);

@@ -7,7 +7,7 @@ const createReferenceJournal = await referenceWith();
 
 export function createJournal(options) {
   const inner = { ...options, crashpoint: (point) => (point.startsWith('settle.') ? undefined : options.crashpoint(point)) };
-  return journal(createReferenceJournal, 'gap-settle-point-after-write', inner, (j) => ({
+  return journal(createReferenceJournal, 'settle-point-after-write', inner, (j) => ({
     settle(p) {
       const settled = j.settle(p);
       options.crashpoint('settle.before-commit');

@@ -1,4 +1,4 @@
-// Evasive: gap-state-outside-dir's attention index (every unresolved effect: id, scope, tool, state, rewritten after each
+// Evasive: state-outside-dir's attention index (every unresolved effect: id, scope, tool, state, rewritten after each
 // prepare and settle), in a directory of its own under the temporary directory that is renamed when the journal closes
 // (<hash>.live → <hash>.closed, "so a reader knows the writer has gone") and back when it opens. Every file written
 // lies in a directory that no longer has that name once the journal is closed: journal state `files` does not name.
@@ -16,7 +16,7 @@ const UNRESOLVED = new Set(['prepared', 'ambiguous', 'needs_attention']);
 export function createJournal(options) {
   let live = null;
   let closed = null;
-  return journal(createReferenceJournal, 'evasive-state-dir-renamed', options, (j) => {
+  return journal(createReferenceJournal, 'state-dir-renamed-at-close', options, (j) => {
     const refresh = () => {
       const open = j.listEffects({}).effects.filter((e) => UNRESOLVED.has(e.state)).map((e) => ({ effectId: e.effectId, scope: e.scope, toolId: e.toolId, state: e.state }));
       writeFileSync(join(live, 'attention.json'), JSON.stringify(open));

@@ -1,4 +1,4 @@
-// Evasive: gap-state-outside-dir's attention index (every unresolved effect: id, scope, tool, state, rewritten after each
+// Evasive: state-outside-dir's attention index (every unresolved effect: id, scope, tool, state, rewritten after each
 // prepare and settle), kept in shared memory, /dev/shm, "so a dashboard on the same host reads it without a disk". It is
 // journal state in a regular file that `files` does not name, and it outlives the journal process as the database does.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -13,7 +13,7 @@ const UNRESOLVED = new Set(['prepared', 'ambiguous', 'needs_attention']);
 
 export function createJournal(options) {
   let index = null;
-  return journal(createReferenceJournal, 'evasive-state-in-dev-shm', options, (j) => {
+  return journal(createReferenceJournal, 'state-in-dev-shm', options, (j) => {
     const refresh = () => {
       const open = j.listEffects({}).effects.filter((e) => UNRESOLVED.has(e.state)).map((e) => ({ effectId: e.effectId, scope: e.scope, toolId: e.toolId, state: e.state }));
       writeFileSync(index, JSON.stringify(open));

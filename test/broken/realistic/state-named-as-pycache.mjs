@@ -1,4 +1,4 @@
-// Evasive: gap-state-outside-dir's attention index (every unresolved effect: id, scope, tool, state, rewritten after each
+// Evasive: state-outside-dir's attention index (every unresolved effect: id, scope, tool, state, rewritten after each
 // prepare and settle), named like a byte-compiled Python module: <tmpdir>/ejc-evasive-pyc/__pycache__/<hash>.cpython-311.pyc.
 // No Python source is beside it and no Python header opens it: it is journal state in a file `files` does not name.
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -14,7 +14,7 @@ const UNRESOLVED = new Set(['prepared', 'ambiguous', 'needs_attention']);
 
 export function createJournal(options) {
   let index = null;
-  return journal(createReferenceJournal, 'evasive-state-as-pycache', options, (j) => {
+  return journal(createReferenceJournal, 'state-named-as-pycache', options, (j) => {
     const refresh = () => {
       const open = j.listEffects({}).effects.filter((e) => UNRESOLVED.has(e.state)).map((e) => ({ effectId: e.effectId, scope: e.scope, toolId: e.toolId, state: e.state }));
       writeFileSync(index, JSON.stringify(open));

@@ -14,7 +14,7 @@ const UNRESOLVED = new Set(['prepared', 'ambiguous', 'needs_attention']);
 
 export function createJournal(options) {
   let index = null;
-  return journal(createReferenceJournal, 'gap-state-outside-dir', options, (j) => {
+  return journal(createReferenceJournal, 'state-outside-dir', options, (j) => {
     const refresh = () => {
       const open = j.listEffects({}).effects.filter((e) => UNRESOLVED.has(e.state)).map((e) => ({ effectId: e.effectId, scope: e.scope, toolId: e.toolId, state: e.state }));
       writeFileSync(index, JSON.stringify(open));

@@ -5,7 +5,7 @@ import { journal, referenceWith } from './journal-base.mjs';
 const createReferenceJournal = await referenceWith();
 
 export function createJournal(options) {
-  return journal(createReferenceJournal, 'edge-sweep-through-captured-turn', options, (j, ctx) => ({
+  return journal(createReferenceJournal, 'sweep-through-captured-turn', options, (j, ctx) => ({
     sessionSweep(p) {
       if (p.insideOuterTransaction) return j.sessionSweep(p);
       const mine = p.captured.filter((c) => c.sessionId === p.sessionId);

@@ -5,7 +5,7 @@ import { journal, referenceWith } from './journal-base.mjs';
 const createReferenceJournal = await referenceWith();
 
 export function createJournal(options) {
-  return journal(createReferenceJournal, 'edge-terminal-archives-rows', options, (j, ctx) => ({
+  return journal(createReferenceJournal, 'terminal-archives-rows', options, (j, ctx) => ({
     afterOpen() {
       ctx.db().exec('CREATE TABLE IF NOT EXISTS run_effects_archive AS SELECT * FROM run_effects WHERE 0');
     },

@@ -6,7 +6,7 @@ import { journal, referenceWith } from './journal-base.mjs';
 const createReferenceJournal = await referenceWith();
 
 export function createJournal(options) {
-  return journal(createReferenceJournal, 'blind-terminal-sweeps-ambiguous', options, (_j, ctx) => ({
+  return journal(createReferenceJournal, 'terminal-sweeps-ambiguous', options, (_j, ctx) => ({
     runTerminal(p) {
       const db = ctx.db();
       const deleted = db.transaction(() => {

@@ -6,7 +6,7 @@ import { journal, referenceWith } from './journal-base.mjs';
 const createReferenceJournal = await referenceWith();
 
 export function createJournal(options) {
-  return journal(createReferenceJournal, 'blind2-key-from-row-id', options, (j, ctx) => ({
+  return journal(createReferenceJournal, 'tier1-key-from-row-id', options, (j, ctx) => ({
     prepare(p) {
       const verdict = j.prepare(p);
       if (verdict.verdict !== 'proceed' || p.tier !== 1) return verdict;

@@ -1,6 +1,6 @@
 // kxm.dispatch as the reference writes it, over the author's own lease tests (the fence is where the authors differ).
 import { JournalError } from '../../../../dist/harness/journal-interface.js';
-import { requireKxmRow, runRecord } from '../../../../dist/reference-impl/kxm-schema.js';
+import { requireKxmRow, runRecord } from '../../../../dist/reference-impl/kxm/schema.js';
 import { stmt, writeTransaction } from '../../../../dist/reference-impl/sqlite.js';
 
 /** A kxmDispatch whose lease verdict comes from `leaseExpired(row, now)` and `leaseFenced(db, row)`. */

@@ -1,8 +1,8 @@
 // The author's lease fence: the current grant is the highest token recorded for the lease *by the same tool* ("each
 // tool holds its own lease"), so a stale holder may still start a different tool under the lease it lost.
-import * as original from '../../../../dist/reference-impl/kxm-dispatch.js';
+import * as original from '../../../../dist/reference-impl/kxm/dispatch.js';
 import { stmt } from '../../../../dist/reference-impl/sqlite.js';
-import { makeDispatch } from './edge-kxm-dispatch.mjs';
+import { makeDispatch } from './kxm-dispatch.mjs';
 
 export const { kxmDeclare, kxmComplete, leaseExpired } = original;
 

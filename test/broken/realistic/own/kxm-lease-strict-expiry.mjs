@@ -1,6 +1,6 @@
 // The author's expiry test: a lease is expired only strictly after expiresAt ("valid until expiresAt, inclusive").
-import * as original from '../../../../dist/reference-impl/kxm-dispatch.js';
-import { makeDispatch } from './edge-kxm-dispatch.mjs';
+import * as original from '../../../../dist/reference-impl/kxm/dispatch.js';
+import { makeDispatch } from './kxm-dispatch.mjs';
 
 export const { kxmDeclare, kxmComplete, leaseFenced } = original;
 
