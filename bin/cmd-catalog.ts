@@ -1,5 +1,5 @@
 // `ejc list` and `ejc explain`: what the scenarios are, straight from the catalog.
-import { EjcError } from '../harness/errors.js';
+import { EjcError } from '../shared/errors.js';
 import { globToRegExp, nearIds, selectScenarios } from '../harness/select-scenarios.js';
 import type { ScenarioInfo } from '../scenarios/catalog.js';
 import { flag, parseCommand, stringValues } from './args.js';

@@ -1,8 +1,8 @@
 // `ejc run`: turns flags into RunOptions, runs the conformance suite, writes the witness artifact and exits by verdict.
-import { EjcError } from '../harness/errors.js';
+import { EjcError } from '../shared/errors.js';
 import { parseShard } from '../harness/select-scenarios.js';
 import { defaultJobs } from '../harness/pool.js';
-import type { RunOptions } from '../harness/run-conformance.js';
+import type { RunOptions } from '../runner/run-conformance.js';
 import { toJUnit } from '../reports/junit.js';
 import type { Launch } from '../reports/schema.js';
 import { writeArtifact, writeReportFile } from '../reports/write-report.js';
@@ -69,7 +69,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   await checkTrialRoot();
   // A bad signing key must fail before a long run, not after it.
   const signKey = await signingKey(parsed);
-  const { runConformance, defaultLaunch } = await import('../harness/run-conformance.js');
+  const { runConformance, defaultLaunch } = await import('../runner/run-conformance.js');
   const progress = createProgress(process.stderr);
   let report;
   try {

@@ -1,6 +1,6 @@
 // The --expect-failures file: scenario ids known to fail, so a CI gate can be adopted before every fix lands.
 import { readFile } from 'node:fs/promises';
-import { EjcError } from '../harness/errors.js';
+import { EjcError } from '../shared/errors.js';
 import { currentScenarioId } from '../scenarios/renamed.js';
 
 /** Reads one id per line; `#` starts a comment, blank lines are ignored. */

@@ -1,6 +1,6 @@
 // `ejc verify --rerun`: re-runs a report's settings through the harness API with an implementation the auditor names.
 import { existsSync } from 'node:fs';
-import { EjcError } from '../harness/errors.js';
+import { EjcError } from '../shared/errors.js';
 import { defaultJobs } from '../harness/pool.js';
 import { REFERENCE_MODULE } from '../reports/fingerprint.js';
 import { compareRerun } from '../reports/rerun-diff.js';
@@ -32,7 +32,7 @@ export async function rerunReport(report: Report, parsed: Parsed): Promise<numbe
   const implFiles = implFilesFor(report, parsed);
   const jobsText = stringValue(parsed, 'jobs');
   process.stderr.write(`rerunning ${why} with the report's settings: seed ${report.seed}, ${describeSelection(report)}, timeout ${report.settings.timeoutMs} ms\n`);
-  const { runConformance } = await import('../harness/run-conformance.js');
+  const { runConformance } = await import('../runner/run-conformance.js');
   const progress = createProgress(process.stderr);
   let fresh: Report;
   try {

@@ -1,7 +1,7 @@
 // The shape of a scenario: metadata for listing and reports, the capabilities it needs, and its trial.
-import type { Capabilities } from '../harness/protocol/schemas.js';
-import type { TrialContext } from '../harness/engine/trial-context.js';
-import { straceAvailable } from '../harness/engine/syscall-sweep.js';
+import type { Capabilities } from '../shared/protocol/schemas.js';
+import type { TrialContext } from './engine/trial-context.js';
+import { straceAvailable } from './engine/syscall-sweep.js';
 
 /** A capability a scenario needs from the implementation's `hello`. */
 export type Need =

@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import type { EffectJournal, JournalFactoryOptions } from '../harness/journal-interface.js';
 import { JournalError } from '../harness/journal-interface.js';
-import type { Capabilities, Fault, OpParams, OpResult, TierMode } from '../harness/protocol/schemas.js';
+import type { Capabilities, Fault, OpParams, OpResult, TierMode } from '../shared/protocol/schemas.js';
 import { BlockedReader } from './blocked-reader.js';
 import { ALL_FAULTS, CRASH_POINTS, DB_FILE_NAME, DEFAULT_SWEEP_CHUNK, JOURNAL_NAME, JOURNAL_VERSION } from './constants.js';
 import type { JournalContext } from './context.js';

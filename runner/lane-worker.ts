@@ -1,9 +1,9 @@
 // A scenario lane's process: runs the scenarios the run hands it, one at a time, and sends back each result.
-import { installSignalCleanup } from './driver/registry.js';
-import { EjcError } from './errors.js';
-import type { FromLane, LaneSetup, LaneTask, ToLane } from './lanes.js';
-import { runScenario } from './run-scenario.js';
-import { registerSecret } from './secrets/mask.js';
+import { installSignalCleanup } from '../harness/driver/registry.js';
+import { EjcError } from '../shared/errors.js';
+import type { FromLane, LaneSetup, LaneTask, ToLane } from '../harness/lanes.js';
+import { runScenario } from '../harness/run-scenario.js';
+import { registerSecret } from '../shared/secrets/mask.js';
 import { allScenarios } from '../scenarios/catalog.js';
 
 /** Serves the run's messages until it says close or goes away; every driver and trial directory ends with the process. */

@@ -1,32 +1,25 @@
-// Runs the selected scenarios against one implementation and returns the sealed conformance report.
-import { existsSync } from 'node:fs';
-import { currentBundle } from './reference-bundle.js';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { createRequire } from 'node:module';
-import { startDriver } from './driver/start-driver.js';
-import { EjcError } from './errors.js';
-import { selectScenarios } from './select-scenarios.js';
-import { runScenario } from './run-scenario.js';
-import { defaultJobs, laneCount, longestFirst, mapPool } from './pool.js';
-import { laneWorkerFile, startLanes, type LaneProcesses } from './lanes.js';
-import { recordedDurations } from './scenario-durations.js';
-import type { Capabilities, HelloResult } from './protocol/schemas.js';
+// Runs the selected scenarios of the catalog against one implementation and returns the sealed conformance report:
+// the one place the harness and the scenario catalog meet (the harness itself never imports the catalog).
+import { EjcError } from '../shared/errors.js';
+import { selectScenarios } from '../harness/select-scenarios.js';
+import { runScenario } from '../harness/run-scenario.js';
+import { defaultJobs, laneCount, longestFirst, mapPool } from '../harness/pool.js';
+import { laneWorkerFile, startLanes, type LaneProcesses } from '../harness/lanes.js';
+import { recordedDurations } from '../harness/scenario-durations.js';
+import type { Capabilities, HelloResult } from '../shared/protocol/schemas.js';
 import { REPORT_SCHEMA_NAME, REPORT_SCHEMA_VERSION, type Launch, type Report, type ScenarioResult, type ScenarioVerdict } from '../reports/schema.js';
 import { reportVerdict, summarize, sumCounts } from '../reports/derive.js';
 import { sealReport } from '../reports/seal.js';
 import { claimedScope } from '../reports/scope.js';
 import { claimBoundary } from '../reports/boundary.js';
 import { describeEnvironment } from '../reports/environment.js';
-import { fingerprintLaunch, REFERENCE_MODULE } from '../reports/fingerprint.js';
+import { fingerprintImplementation, harnessVersion, probe, referenceAdapterPath, resolveForSpawn, sortedCaps, REFERENCE_MODULE } from '../harness/implementation.js';
 import { harnessBuild } from '../reports/harness-build.js';
 import { settingsOf, type FamilySettings } from '../reports/settings.js';
 import { allScenarios } from '../scenarios/catalog.js';
-import type { Scenario } from '../scenarios/define.js';
-import { DEFAULT_TIMEOUT_MS } from './defaults.js';
-import { implSecretsEnv } from './secrets/impl-secrets.js';
-import { driverEnvFor } from './reference-env.js';
-import { maskValue, registeredSecrets } from './secrets/mask.js';
+import type { Scenario } from '../harness/scenario.js';
+import { DEFAULT_TIMEOUT_MS } from '../shared/defaults.js';
+import { maskValue, registeredSecrets } from '../shared/secrets/mask.js';
 
 export interface RunOptions {
   launch: Launch;
@@ -69,7 +62,7 @@ export type ProgressEvent =
   | { kind: 'scenario-end'; index: number; total: number; id: string; verdict: ScenarioVerdict; durationMs: number }
   | { kind: 'kept'; id: string; dir: string };
 
-export { REFERENCE_MODULE };
+export { REFERENCE_MODULE, fingerprintImplementation, harnessVersion, probe, referenceAdapterPath, resolveForSpawn, sortedCaps };
 
 /** The reference journal's launch: the bundled adapter through the host driver. */
 export function defaultLaunch(options: Record<string, string> = {}): Launch {
@@ -173,12 +166,6 @@ async function runSelected(
   }, () => stopped, scheduleOrder(selected));
 }
 
-/** The fingerprint of what `options.launch` runs, with relative paths taken from the invoking directory. */
-export function fingerprintImplementation(options: Pick<RunOptions, 'launch' | 'implFiles'>): Report['fingerprint'] {
-  const reference = options.launch.kind === 'module' && options.launch.module === REFERENCE_MODULE;
-  return fingerprintLaunch(options.launch, { cwd: process.cwd(), implFiles: options.implFiles ?? [], ...(reference ? { referenceAdapter: referenceAdapterPath() } : {}) });
-}
-
 /** The verdicts --bail stops at: everything that fails a gate. An expected failure does not. */
 const BAIL_VERDICTS: ReadonlySet<ScenarioVerdict> = new Set(['failed', 'inconclusive', 'stale_expected_failure']);
 
@@ -190,30 +177,6 @@ export function scheduleOrder(scenarios: ReadonlyArray<{ readonly id: string }>,
   const known = [...durations.values()];
   const fallback = known.length === 0 ? 0 : known.reduce((a, b) => a + b, 0) / known.length;
   return longestFirst(scenarios, (s) => durations.get(s.id) ?? fallback);
-}
-
-/** The bundled reference adapter's compiled path: its one-module bundle when that is current, else the tsc output. */
-export function referenceAdapterPath(): string {
-  const here = fileURLToPath(import.meta.url);
-  const candidates = [resolve(dirname(here), '../reference-impl/adapter.js'), resolve(dirname(here), '../dist/reference-impl/adapter.js')];
-  const found = candidates.find((c) => existsSync(c));
-  if (!found) throw new EjcError('adapter_missing', `the reference adapter is not built (looked for ${candidates.join(', ')}): run npm run build`);
-  return currentBundle(found) ?? found;
-}
-
-/** The launch as it is spawned: the reference alias and relative module paths made absolute. */
-export function resolveForSpawn(launch: Launch): Launch {
-  if (launch.kind !== 'module') return launch;
-  const module = launch.module === REFERENCE_MODULE ? referenceAdapterPath() : resolve(process.cwd(), launch.module);
-  return { ...launch, module };
-}
-
-/** One throwaway driver to learn the capabilities; a broken adapter fails here, before any trial. */
-export async function probe(launch: Launch, timeoutMs: number, implSecrets?: Readonly<Record<string, string>>): Promise<HelloResult> {
-  const env = { ...driverEnvFor(launch), ...implSecretsEnv(implSecrets) };
-  const handle = await startDriver(launch, { label: 'probe', cwd: process.cwd(), timeoutMs, env });
-  await handle.close();
-  return handle.hello;
 }
 
 /**
@@ -274,21 +237,3 @@ function sortSections(sections: Record<string, Record<string, unknown>>): void {
   }
 }
 
-/** Capabilities with their lists sorted, as reports record them. */
-export function sortedCaps(caps: Capabilities): Capabilities {
-  return { ...caps, crashPoints: [...caps.crashPoints].sort(), faults: [...caps.faults].sort() };
-}
-
-/** The harness package version. */
-export function harnessVersion(): string {
-  const require = createRequire(import.meta.url);
-  for (const rel of ['../package.json', '../../package.json']) {
-    try {
-      const pkg = require(rel) as { name?: string; version?: string };
-      if (pkg.name === 'effect-journal-conformance' && pkg.version) return pkg.version;
-    } catch {
-      // try the next location: sources and dist sit at different depths
-    }
-  }
-  return '0.0.0';
-}

@@ -1,5 +1,5 @@
 // The scenario catalog: every scenario in a stable order, with listing metadata for `ejc list` and docs.
-import type { Scenario } from './define.js';
+import type { Scenario } from '../harness/scenario.js';
 import { cp01 } from './crash-matrix/cp01-prepare-before-commit.js';
 import { cp02cp03 } from './crash-matrix/cp02-cp03-unresolved.js';
 import { cp04cp05 } from './crash-matrix/cp04-cp05-replay.js';

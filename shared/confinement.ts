@@ -1,6 +1,6 @@
 // How drivers are confined: each as the init of its own PID namespace where the kernel allows it, else the process-tree scan alone.
 import { spawnSync } from 'node:child_process';
-import { EjcError } from '../errors.js';
+import { EjcError } from './errors.js';
 
 /**
  * `pid-namespace`: every driver is the init of its own PID namespace, so when it dies the kernel kills everything it

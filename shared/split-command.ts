@@ -1,5 +1,5 @@
 // Splitting a recorded reproduce command into argv without a shell, so a report can never make us run a shell.
-import { EjcError } from '../harness/errors.js';
+import { EjcError } from './errors.js';
 
 /**
  * Splits a POSIX-style command line: single quotes are literal, double quotes allow \\ escapes,

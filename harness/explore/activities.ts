@@ -2,7 +2,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { continueRun, startRun } from '../engine/run-engine.js';
 import { resumeSession, startTurn, transcriptOf, type OpenTurn } from '../engine/session-engine.js';
-import type { OpParams } from '../protocol/schemas.js';
+import type { OpParams } from '../../shared/protocol/schemas.js';
 import { logicalKey, scopeKey } from '../engine/model.js';
 import { buildCall } from './build.js';
 import { kxmRun } from '../kxm/explore-activity.js';

@@ -1,5 +1,5 @@
 // The shape of one generated trial: the workload (runs, sessions, activities) and the crash schedule.
-import type { Fault, TierMode, Tier, TranscriptTurn } from '../protocol/schemas.js';
+import type { Fault, TierMode, Tier, TranscriptTurn } from '../../shared/protocol/schemas.js';
 import type { ArgsTemplate } from './arb-args.js';
 
 /** What the implementation and the machine offer: generation never asks for what is not there. */

@@ -1,5 +1,5 @@
 // The KXM operations of a history, checked against the KXM model: classes, the lease fence, recovery, resolution, cancel.
-import type { KxmClass, KxmEffect, KxmEffectState, OpParams, OpResult } from '../protocol/schemas.js';
+import type { KxmClass, KxmEffect, KxmEffectState, OpParams, OpResult } from '../../shared/protocol/schemas.js';
 import type { OpAnswer } from '../model/history.js';
 import { cancelOutcome, expectedClass, expectedDecision, resolutionOutcome, type KxmObservation } from './model.js';
 import type { Failure } from '../model/outcome.js';

@@ -1,6 +1,6 @@
 // Generated KXM work: effects of every class through the dispatch fence, a kill inside it, and recovery by the journal's decision.
 import fc from 'fast-check';
-import type { KxmClass, KxmRegistry, OpParams, Tier } from '../protocol/schemas.js';
+import type { KxmClass, KxmRegistry, OpParams, Tier } from '../../shared/protocol/schemas.js';
 import type { Exec } from '../explore/execute.js';
 
 /** The trusted registry generated effects declare against; `custom-shell` is deliberately not in it. */

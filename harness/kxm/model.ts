@@ -1,6 +1,6 @@
 // The KXM effects-and-recovery contract as pure functions: the effective class, the lease fence, the crash matrix's
 // recovery decision, the evidence a resolution needs, and what a cancellation may conclude. Written from the spec's tables.
-import type { KxmClass, KxmEffectState, KxmRecoveryDecision, KxmRegistry, KxmResolutionAction } from '../protocol/schemas.js';
+import type { KxmClass, KxmEffectState, KxmRecoveryDecision, KxmRegistry, KxmResolutionAction } from '../../shared/protocol/schemas.js';
 
 // The spec's class table in order of recovery caution: a declaration may move an effect down this list, never up.
 const CAUTION: readonly KxmClass[] = ['read-only', 'workspace-mutation', 'external-idempotent', 'receipt-queryable', 'unknown', 'external-non-idempotent'];

@@ -1,5 +1,5 @@
 // The model's verdict on a history: every observation checked against what the contract allows after what came before.
-import type { OperationName, TierMode } from '../protocol/schemas.js';
+import type { OperationName, TierMode } from '../../shared/protocol/schemas.js';
 import type { ClauseId } from './clauses.js';
 import type { HistoryEvent } from './history.js';
 import { EMPTY, rowLogicalKey, stateKey, type MState } from './journal-state.js';

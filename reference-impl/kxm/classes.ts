@@ -1,6 +1,6 @@
 // Effect classes: the registry decides, tool metadata may only be more cautious, and classes meet tiers where they coincide.
 import { sha256Hex } from '../sha256.js';
-import type { KxmClass, KxmRegistry, KxmResolutionAction, Tier } from '../../harness/protocol/schemas.js';
+import type { KxmClass, KxmRegistry, KxmResolutionAction, Tier } from '../../shared/protocol/schemas.js';
 
 export interface EffectiveClass {
   readonly effectClass: KxmClass;

@@ -1,6 +1,6 @@
 // The KXM dispatch fence: a durable intent (steps 2–5), a durable dispatch mark checked against the lease (step 6), completion (step 8).
 import { JournalError } from '../../harness/journal-interface.js';
-import type { OpParams, OpResult } from '../../harness/protocol/schemas.js';
+import type { OpParams, OpResult } from '../../shared/protocol/schemas.js';
 import type { JournalContext } from '../context.js';
 import { effectiveClass, idempotencyKey } from './classes.js';
 import { requireKxmRow, runRecord, toKxmEffect, type KxmRowRecord } from './schema.js';

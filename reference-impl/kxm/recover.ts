@@ -1,5 +1,5 @@
 // KXM crash-matrix recovery: from the last durable evidence and the engine's observations, what to do with one effect.
-import type { KxmEffectState, KxmRecoveryDecision, OpParams, OpResult } from '../../harness/protocol/schemas.js';
+import type { KxmEffectState, KxmRecoveryDecision, OpParams, OpResult } from '../../shared/protocol/schemas.js';
 import type { JournalContext } from '../context.js';
 import { isQueryable } from './classes.js';
 import { leaseExpired, leaseFenced } from './dispatch.js';

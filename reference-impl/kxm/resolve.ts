@@ -1,6 +1,6 @@
 // Leaving blocked_uncertain: evidence-backed resolutions and supervised cancellation, each an audited control-plane action.
 import { JournalError } from '../../harness/journal-interface.js';
-import type { KxmEffectState, OpParams, OpResult } from '../../harness/protocol/schemas.js';
+import type { KxmEffectState, OpParams, OpResult } from '../../shared/protocol/schemas.js';
 import type { JournalContext } from '../context.js';
 import { appendAudit, requireKxmRow, runEffects, runRecord, toKxmEffect } from './schema.js';
 import { stmt, writeTransaction } from '../sqlite.js';

@@ -1,6 +1,6 @@
 // The KXM tables: effect intents with their class and lease, run cancellation state, and the audit trail.
 import { JournalError } from '../../harness/journal-interface.js';
-import type { KxmClass, KxmEffect, KxmEffectState } from '../../harness/protocol/schemas.js';
+import type { KxmClass, KxmEffect, KxmEffectState } from '../../shared/protocol/schemas.js';
 import { parseEffectId } from '../schema.js';
 import { stmt, type Db } from '../sqlite.js';
 import { permittedResolutions, tierOf } from './classes.js';

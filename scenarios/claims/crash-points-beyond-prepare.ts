@@ -1,12 +1,12 @@
 // Every announced crash point beyond the prepare is held and looked at from a second driver: it must be where its name says.
-import { defineScenario, type Scenario } from '../define.js';
+import { defineScenario, type Scenario } from '../../harness/scenario.js';
 import { callPrepare, rows } from '../support.js';
 import { committedRows } from '../sweep/chunks.js';
 import { T0, declareParams, kxmSpec } from '../kxm/support.js';
 import type { TrialContext } from '../../harness/engine/trial-context.js';
 import type { JournalClient } from '../../harness/engine/journal-client.js';
 import type { CallOutcome } from '../../harness/driver/types.js';
-import type { OperationName, OpParams } from '../../harness/protocol/schemas.js';
+import type { OperationName, OpParams } from '../../shared/protocol/schemas.js';
 import { awaitBlocked, changedFiles, journalFileDigests } from '../../harness/claims/held-proof.js';
 
 /** The points this scenario holds, each with the operation that reaches it: one of them announced makes it apply. */

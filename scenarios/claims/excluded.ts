@@ -1,7 +1,7 @@
 // Which scenarios a claim keeps out of the run: named in every finding that a false claim narrowed the test.
-import type { Capabilities } from '../protocol/schemas.js';
-import { missingNeed, type Need } from '../../scenarios/define.js';
-import { allScenarios } from '../../scenarios/catalog.js';
+import type { Capabilities } from '../../shared/protocol/schemas.js';
+import { missingNeed, type Need } from '../../harness/scenario.js';
+import { allScenarios } from '../catalog.js';
 import { scenarioFamily } from '../../reports/family.js';
 
 /** "N scenario(s) of families a, b" that need `need` and do not apply under `caps`. */

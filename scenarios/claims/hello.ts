@@ -1,10 +1,10 @@
 // A journal's hello against evidence it does not control: its files and SQLite headers, the operations it says it lacks, its crash points.
-import { defineScenario, type Scenario } from '../define.js';
+import { defineScenario, type Scenario } from '../../harness/scenario.js';
 import { callPrepare, rows } from '../support.js';
 import { describeSqlite, showsSqliteWal, storageEvidence, unlistedFiles } from '../../harness/claims/storage-evidence.js';
-import { OPERATION_CLAIMS, claimedOperation, gateClaimFinding, outerProbeClaimFinding } from '../../harness/claims/operation-claims.js';
+import { OPERATION_CLAIMS, claimedOperation, gateClaimFinding, outerProbeClaimFinding } from './operation-claims.js';
 import { committedRows } from '../sweep/chunks.js';
-import { excludedByClaim } from '../../harness/claims/excluded.js';
+import { excludedByClaim } from './excluded.js';
 import { failedIfNotHeld, heldLook } from './crash-points-beyond-prepare.js';
 import type { TrialContext } from '../../harness/engine/trial-context.js';
 import type { JournalClient } from '../../harness/engine/journal-client.js';

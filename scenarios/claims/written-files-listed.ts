@@ -1,7 +1,7 @@
 // The files a journal says hold its state, against what strace saw its driver write: every written file must be named.
 import { readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
-import { defineScenario, type Scenario } from '../define.js';
+import { defineScenario, type Scenario } from '../../harness/scenario.js';
 import { callPrepare, defaultCall } from '../support.js';
 import { homedir, tmpdir } from 'node:os';
 import { underStrace } from '../../harness/engine/syscall-sweep.js';

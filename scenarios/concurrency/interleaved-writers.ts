@@ -1,10 +1,10 @@
 // Two processes writing one journal in turns, each its own effects: neither loses the other's rows.
-import { defineScenario, type Scenario } from '../define.js';
+import { defineScenario, type Scenario } from '../../harness/scenario.js';
 import { defaultPrepare, isUnresolved, snapshotAfter } from '../support.js';
 import { DEFAULT_MAPPING, deriveProjections } from '../../harness/engine/projections.js';
 import { proceeded } from '../../harness/engine/setup-verdict.js';
 import type { JournalClient } from '../../harness/engine/journal-client.js';
-import type { OpParams } from '../../harness/protocol/schemas.js';
+import type { OpParams } from '../../shared/protocol/schemas.js';
 
 type Prepare = OpParams<'prepare'>;
 

@@ -1,5 +1,5 @@
 // Crash point 1: killed inside prepare, before its commit.
-import { defineScenario } from '../define.js';
+import { defineScenario } from '../../harness/scenario.js';
 import { crashDuringRun, nodeRows, singleNodeRun, snapshotAfter, snapshotBefore } from '../support.js';
 import { resumeRun } from '../../harness/engine/run-engine.js';
 

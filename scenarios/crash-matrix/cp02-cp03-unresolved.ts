@@ -1,5 +1,5 @@
 // Crash points 2 and 3: killed after the prepare (before or after the target call), before the settle.
-import { defineScenario } from '../define.js';
+import { defineScenario } from '../../harness/scenario.js';
 import { crashDuringRun, isUnresolved, nodeRows, singleNodeRun, snapshotAfter, snapshotBefore } from '../support.js';
 import { resumeRun } from '../../harness/engine/run-engine.js';
 import type { BoundaryName } from '../../harness/engine/crash-plan.js';

@@ -1,5 +1,5 @@
 // Crash points 4 and 5: killed after the settle (before the tool-result) or after the tool-result (before node:completed).
-import { defineScenario, type Scenario } from '../define.js';
+import { defineScenario, type Scenario } from '../../harness/scenario.js';
 import { crashDuringRun, defaultCall, originalOutput, singleNodeRun, snapshotAfter, snapshotBefore } from '../support.js';
 import { resumeRun } from '../../harness/engine/run-engine.js';
 import type { BoundaryName } from '../../harness/engine/crash-plan.js';

@@ -1,5 +1,5 @@
 // Crash point 6: two effects in one node; the gate decides over every row of the node.
-import { defineScenario, type Scenario } from '../define.js';
+import { defineScenario, type Scenario } from '../../harness/scenario.js';
 import { crashDuringRun, defaultCall, nodeRows, runEffectKey, singleNodeRun, snapshotAfter, snapshotBefore } from '../support.js';
 import { resumeRun } from '../../harness/engine/run-engine.js';
 import type { ToolCall } from '../../harness/engine/model.js';

@@ -1,10 +1,10 @@
 // Crash points 7 and 8: two processes preparing one identity, and a settle write that fails.
-import { defineScenario, type Scenario } from '../define.js';
+import { defineScenario, type Scenario } from '../../harness/scenario.js';
 import { defaultPrepare, isUnresolved, nodeRows, singleNodeRun, snapshotAfter, snapshotBefore } from '../support.js';
 import { resumeRun, startRun } from '../../harness/engine/run-engine.js';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { CallOutcome } from '../../harness/driver/types.js';
-import type { OperationName, OpParams, OpResult, RefusalCode } from '../../harness/protocol/schemas.js';
+import type { OperationName, OpParams, OpResult, RefusalCode } from '../../shared/protocol/schemas.js';
 import type { JournalClient } from '../../harness/engine/journal-client.js';
 import type { TrialContext } from '../../harness/engine/trial-context.js';
 

@@ -1,9 +1,9 @@
 // Crash point 9: points 2/3 on tier 1, 2 and 3 targets, in reconciling and conservative implementations.
-import { defineScenario, type Scenario } from '../define.js';
+import { defineScenario, type Scenario } from '../../harness/scenario.js';
 import { crashDuringRun, defaultCall, singleNodeRun, snapshotAfter, snapshotBefore } from '../support.js';
 import { resumeRun } from '../../harness/engine/run-engine.js';
 import type { BoundaryName } from '../../harness/engine/crash-plan.js';
-import type { Tier } from '../../harness/protocol/schemas.js';
+import type { Tier } from '../../shared/protocol/schemas.js';
 import { expectGate } from '../../harness/model/gate-table.js';
 
 export const cp09: Scenario[] = [

@@ -1,5 +1,5 @@
 // Crash point 10: a session turn killed with a committed effect absent from the transcript; disclosure-once.
-import { defineScenario, type Scenario } from '../define.js';
+import { defineScenario, type Scenario } from '../../harness/scenario.js';
 import { defaultCall, rows, snapshotAfter, snapshotBefore } from '../support.js';
 import { noticesFor, resumeSession, runTurn, sessionAddress } from '../../harness/engine/session-engine.js';
 import { expectDisclosures } from '../disclosures.js';

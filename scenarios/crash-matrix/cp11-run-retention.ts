@@ -1,5 +1,5 @@
 // Crash point 11 (runs): committed rows survive while the run is resumable and go at its terminal; unresolved rows never go.
-import { defineScenario, type Scenario } from '../define.js';
+import { defineScenario, type Scenario } from '../../harness/scenario.js';
 import { crashDuringRun, defaultCall, isUnresolved, nodeRows, rows, snapshotAfter, snapshotBefore } from '../support.js';
 import { resumeRun, startRun } from '../../harness/engine/run-engine.js';
 import type { RunScript } from '../../harness/engine/model.js';

@@ -1,10 +1,10 @@
 // Crash point 11 (sessions): the sweep deletes exactly the captured rows, atomically, and never inside an outer transaction.
-import { defineScenario, type Need, type Scenario } from '../define.js';
+import { defineScenario, type Need, type Scenario } from '../../harness/scenario.js';
 import { callPrepare, defaultCall, rows, snapshotAfter, snapshotBefore } from '../support.js';
 import { captured, runTurn, sessionAddress, transcriptOf } from '../../harness/engine/session-engine.js';
 import type { TrialContext } from '../../harness/engine/trial-context.js';
 import type { JournalClient } from '../../harness/engine/journal-client.js';
-import type { CapturedRow, EffectRow } from '../../harness/protocol/schemas.js';
+import type { CapturedRow, EffectRow } from '../../shared/protocol/schemas.js';
 import { chunkTrials, committedRows, noSecondChunk } from '../sweep/chunks.js';
 import { CrashInjected } from '../../harness/engine/crash-plan.js';
 import { proceeded } from '../../harness/engine/setup-verdict.js';

@@ -1,6 +1,6 @@
 // §11's v5 digest in the corners where canonical JSON serializers disagree: key order by UTF-16 code unit (not code
 // point or UTF-8 bytes), ECMAScript number forms, and strings escaped only where JSON must (no HTML-safe or ASCII escapes).
-import { defineScenario, type Scenario } from '../define.js';
+import { defineScenario, type Scenario } from '../../harness/scenario.js';
 import { callPrepare, defaultCall, snapshotAfter } from '../support.js';
 import { expectedDigest } from './persisted-form.js';
 

@@ -1,6 +1,6 @@
 // §11's persisted args digest, observed from outside: its exact value where the projection is unambiguous, and legacy forms refused.
 import { createHash } from 'node:crypto';
-import { defineScenario, type Scenario } from '../define.js';
+import { defineScenario, type Scenario } from '../../harness/scenario.js';
 import { callPrepare, defaultCall, runEffectKey, seedRows, snapshotAfter, snapshotBefore } from '../support.js';
 import { resumeRun } from '../../harness/engine/run-engine.js';
 import type { ToolCall } from '../../harness/engine/model.js';

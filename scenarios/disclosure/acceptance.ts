@@ -1,5 +1,5 @@
 // §12's session acceptance list: turn outcomes, history joins, legacy and negative slots, failures that keep evidence.
-import { defineScenario, type Need, type Scenario } from '../define.js';
+import { defineScenario, type Need, type Scenario } from '../../harness/scenario.js';
 import { defaultCall, rows, snapshotAfter, snapshotBefore } from '../support.js';
 import { resumeSession, runTurn, sessionAddress, transcriptOf } from '../../harness/engine/session-engine.js';
 import { expectDisclosures, type ExpectedDisclosure } from '../disclosures.js';

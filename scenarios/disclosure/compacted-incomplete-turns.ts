@@ -1,5 +1,5 @@
 // Session disclosure classes found by journals written from the spec alone: a turn's status decides, whatever else it is.
-import { defineScenario, type Scenario } from '../define.js';
+import { defineScenario, type Scenario } from '../../harness/scenario.js';
 import { defaultCall, rows, snapshotAfter, snapshotBefore } from '../support.js';
 import { resumeSession, runTurn, sessionAddress } from '../../harness/engine/session-engine.js';
 import { expectDisclosures, type ExpectedDisclosure } from '../disclosures.js';

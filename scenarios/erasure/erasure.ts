@@ -1,6 +1,6 @@
 // §11's file-byte guarantee at its edges: a freed run result, a value spanning overflow pages, a checkpoint that said
 // complete, and a deferred checkpoint retried by the next open. Every answer "complete" is followed by a judged scan.
-import { defineScenario, type Need, type Scenario } from '../define.js';
+import { defineScenario, type Need, type Scenario } from '../../harness/scenario.js';
 import { canary, defaultCall, scanCanaries, snapshotAfter, snapshotBefore } from '../support.js';
 import { continueRun, startRun } from '../../harness/engine/run-engine.js';
 import type { RunScript } from '../../harness/engine/model.js';

@@ -1,6 +1,6 @@
 // ADR-0098 sessions at their edges: a session result never reaches the files under any column, and a sweep deletes the
 // captured rows only, whichever turn a row committed after the read belongs to (earlier, same or later than the captured).
-import { defineScenario, type Scenario } from '../define.js';
+import { defineScenario, type Scenario } from '../../harness/scenario.js';
 import { canary, defaultCall, rows, scanCanaries, snapshotAfter, snapshotBefore } from '../support.js';
 import { resumeSession, runTurn, sessionAddress, startTurn, transcriptOf } from '../../harness/engine/session-engine.js';
 import type { ToolCall } from '../../harness/engine/model.js';

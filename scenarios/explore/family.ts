@@ -1,5 +1,5 @@
 // The bounded exploration every `ejc run` includes: a fixed number of generated trials per scenario, checked by the model.
-import { defineScenario, type Scenario } from '../define.js';
+import { defineScenario, type Scenario } from '../../harness/scenario.js';
 import type { TrialContext } from '../../harness/engine/trial-context.js';
 import { featuresFor, machineFeatures, withProfile, type Profile } from '../../harness/explore/features.js';
 import type { Features } from '../../harness/explore/case.js';

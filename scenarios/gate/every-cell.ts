@@ -1,12 +1,12 @@
 // §4's gate table cell by cell (tier × state × retained, in the journal's tier mode), and §8's "resuming re-enters the
 // gate and stops again": the same node asked on every resume, across SIGKILLs, gets the same answer.
-import { defineScenario, type Scenario } from '../define.js';
+import { defineScenario, type Scenario } from '../../harness/scenario.js';
 import { crashDuringRun, defaultCall, originalOutput, runEffectKey, singleNodeRun, snapshotAfter, snapshotBefore } from '../support.js';
 import { committedRow, killAndRestart, proceed, resultFor, runPrepare } from '../metamorphic-support.js';
 import { expectGate, type GateRowView } from '../../harness/model/gate-table.js';
 import { gateFor } from '../../harness/engine/harness-gate.js';
 import { resumeRun } from '../../harness/engine/run-engine.js';
-import type { GateDecision, Tier } from '../../harness/protocol/schemas.js';
+import type { GateDecision, Tier } from '../../shared/protocol/schemas.js';
 import type { JournalClient } from '../../harness/engine/journal-client.js';
 import type { TrialContext } from '../../harness/engine/trial-context.js';
 

@@ -1,6 +1,6 @@
 // §2's five identities as metamorphic relations: every audit-only input varied must not change a verdict, every input
 // of the EffectIdentity varied must make a fresh identity; and §13's budget re-dispatch (the attempt reset) replays.
-import { defineScenario, type Scenario } from '../define.js';
+import { defineScenario, type Scenario } from '../../harness/scenario.js';
 import { crashDuringRun, defaultCall, runEffectKey, snapshotAfter, snapshotBefore } from '../support.js';
 import { committedRow, expectVerdict, killAndRestart, proceed, resultFor, runPrepare, type Prepare } from '../metamorphic-support.js';
 import { expectPrepare, type ExistingRowView } from '../../harness/model/gate-table.js';

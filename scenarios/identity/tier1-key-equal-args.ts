@@ -1,5 +1,5 @@
 // Identity classes found by journals written from the spec alone: a tier-1 key belongs to one effect, not to its args.
-import { defineScenario, type Scenario } from '../define.js';
+import { defineScenario, type Scenario } from '../../harness/scenario.js';
 import { defaultCall, snapshotAfter, snapshotBefore } from '../support.js';
 import { startRun } from '../../harness/engine/run-engine.js';
 

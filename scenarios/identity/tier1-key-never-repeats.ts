@@ -1,5 +1,5 @@
 // Identity classes found by journals written from the spec alone: a tier-1 key is never handed out twice, across sweeps and restarts.
-import { defineScenario, type Scenario } from '../define.js';
+import { defineScenario, type Scenario } from '../../harness/scenario.js';
 import { defaultCall, snapshotAfter, snapshotBefore } from '../support.js';
 import { startRun } from '../../harness/engine/run-engine.js';
 import type { JournalClient } from '../../harness/engine/journal-client.js';

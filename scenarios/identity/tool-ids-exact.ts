@@ -1,12 +1,12 @@
 // Identity and digest classes found by journals written from the spec alone: a tool id is matched exactly, and a public
 // field whose name only contains a credential word still counts.
-import { defineScenario, type Scenario } from '../define.js';
+import { defineScenario, type Scenario } from '../../harness/scenario.js';
 import { defaultPrepare, snapshotAfter, snapshotBefore } from '../support.js';
 import { expectedDigest } from '../digest/persisted-form.js';
 import { killAndRestart } from '../metamorphic-support.js';
 import { DEFAULT_MAPPING, deriveProjections } from '../../harness/engine/projections.js';
 import { proceeded } from '../../harness/engine/setup-verdict.js';
-import type { OpParams } from '../../harness/protocol/schemas.js';
+import type { OpParams } from '../../shared/protocol/schemas.js';
 
 type Prepare = OpParams<'prepare'>;
 

@@ -1,5 +1,5 @@
 // Supervised cancellation (cancelled only without unresolved effects) and lease fencing before and after dispatch.
-import { defineScenario, type Scenario } from '../define.js';
+import { defineScenario, type Scenario } from '../../harness/scenario.js';
 import { crashAt, crashThenRestart, declareParams, effectOf, expectWrites, kxmLogicalKey, kxmSpec, leaseFor, receiptOf, recoverRun, runEffect, T_LATE } from './support.js';
 
 const ACTOR = 'operator@example.test';

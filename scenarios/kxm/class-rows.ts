@@ -1,7 +1,7 @@
 // The class recovery rows read-only and workspace-mutation, lease fencing tokens, and reattaching a still-alive process.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { defineScenario, type Scenario } from '../define.js';
+import { defineScenario, type Scenario } from '../../harness/scenario.js';
 import { crashAt, crashThenRestart, declareAndDispatch, effectOf, expectWrites, kxmLogicalKey, kxmReadKey, kxmSpec, leaseFor, observeReceipt, perform, performAndComplete, recoverRun, runEffect, T0 } from './support.js';
 
 const LOST_RESULT = 'kxm.complete.before-commit';

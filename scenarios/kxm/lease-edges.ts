@@ -1,6 +1,6 @@
 // The KXM lease fence at its edges: the lease (not the tool or the run) is what a fencing token fences, and expiry is an
 // instant: an intent dispatched or recovered exactly at expiresAt does not start.
-import { defineScenario, type Scenario } from '../define.js';
+import { defineScenario, type Scenario } from '../../harness/scenario.js';
 import { crashThenRestart, declareAndDispatch, effectOf, expectWrites, kxmSpec, leaseFor, LEASE_MS, recoverRun, runEffect, T0 } from './support.js';
 
 const SPEC = 'kxm-effects-and-recovery §Lease failure ("a shared mutable operation records lease identity and fencing token with its dispatch intent. If the lease expires before dispatch, the operation is not started")';

@@ -1,5 +1,5 @@
 // KXM lease classes found by journals written from the spec alone: expiry is an instant in milliseconds, not a second.
-import { defineScenario, type Scenario } from '../define.js';
+import { defineScenario, type Scenario } from '../../harness/scenario.js';
 import { crashThenRestart, declareAndDispatch, effectOf, expectWrites, kxmSpec, leaseFor, recoverRun } from './support.js';
 
 const SPEC = 'kxm-effects-and-recovery §Lease failure ("if the lease expires before dispatch, the operation is not started")';

@@ -1,6 +1,6 @@
 // KXM where a cancellation meets an effect in flight or a retry a resolution authorized, and recovery meets a process
 // nobody can see: each judged by the target's own write ledger, never by what the journal answers about itself.
-import { defineScenario, type Scenario } from '../define.js';
+import { defineScenario, type Scenario } from '../../harness/scenario.js';
 import { crashAt, crashThenRestart, declareAndDispatch, effectOf, expectWrites, kxmSpec, perform, performAndComplete, recoverRun, T_LATE } from './support.js';
 
 const ACTOR = 'operator@example.test';

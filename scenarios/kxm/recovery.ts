@@ -1,8 +1,8 @@
 // KXM crash matrix: each row of "last durable evidence → recovery decision" with a real SIGKILL, plus the registry's authority.
-import { defineScenario, type Need, type Scenario } from '../define.js';
+import { defineScenario, type Need, type Scenario } from '../../harness/scenario.js';
 import { kxmClassRows } from './class-rows.js';
 import { crashThenRestart, declareParams, effectOf, expectWrites, kxmSpec, recoverRun, type RecoverOptions } from './support.js';
-import type { KxmClass, KxmRecoveryDecision } from '../../harness/protocol/schemas.js';
+import type { KxmClass, KxmRecoveryDecision } from '../../shared/protocol/schemas.js';
 
 const SPEC = 'kxm-effects-and-recovery §Crash matrix, §Dispatch fence';
 const needs = (point: string): Need[] => ['kxm', `point:${point}`];

@@ -1,9 +1,9 @@
 // Leaving blocked_uncertain: each resolution refused without its evidence and applied, audited, with it.
-import { defineScenario, type Scenario } from '../define.js';
+import { defineScenario, type Scenario } from '../../harness/scenario.js';
 import { crashThenRestart, effectOf, expectWrites, kxmLogicalKey, kxmSpec, performAndComplete, receiptOf, recoverRun, startPlanned, T_LATE, type KxmSpec } from './support.js';
 import type { JournalClient } from '../../harness/engine/journal-client.js';
 import type { TrialContext } from '../../harness/engine/trial-context.js';
-import type { KxmEffect, OpParams } from '../../harness/protocol/schemas.js';
+import type { KxmEffect, OpParams } from '../../shared/protocol/schemas.js';
 
 const LANDED = 'kxm.complete.before-commit';
 const NOT_LANDED = 'kxm.dispatch.after-commit';

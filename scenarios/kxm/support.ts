@@ -2,7 +2,7 @@
 import type { JournalClient } from '../../harness/engine/journal-client.js';
 import { crashDuring } from '../support.js';
 import type { TrialContext } from '../../harness/engine/trial-context.js';
-import type { KxmClass, KxmEffect, KxmRegistry, OpParams, OpResult, Tier } from '../../harness/protocol/schemas.js';
+import type { KxmClass, KxmEffect, KxmRegistry, OpParams, OpResult, Tier } from '../../shared/protocol/schemas.js';
 
 /** The trusted tool-policy registry every KXM scenario passes; workflows and tool metadata cannot change it. */
 export const KXM_REGISTRY: KxmRegistry = {

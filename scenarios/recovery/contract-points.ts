@@ -1,8 +1,8 @@
 // Contract points observed outside a crash: exact scope matching, settle errors, and operator resolution (§4, §6, §8).
-import { defineScenario, type Scenario } from '../define.js';
+import { defineScenario, type Scenario } from '../../harness/scenario.js';
 import { defaultCall, defaultPrepare, rows, runEffectKey, snapshotAfter, snapshotBefore } from '../support.js';
 import { gateFor } from '../../harness/engine/harness-gate.js';
-import type { EffectRow } from '../../harness/protocol/schemas.js';
+import type { EffectRow } from '../../shared/protocol/schemas.js';
 import { resumeRun, startRun } from '../../harness/engine/run-engine.js';
 import type { JournalClient } from '../../harness/engine/journal-client.js';
 import type { TrialContext } from '../../harness/engine/trial-context.js';

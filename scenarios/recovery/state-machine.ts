@@ -1,11 +1,11 @@
 // §6 as a table: a settle moves only a prepared row; from every other state, and for every id that is no row's, it is an
 // error that changes nothing (no late answer turns an ambiguous row into a commit), before and after a restart.
-import { defineScenario, type Scenario } from '../define.js';
+import { defineScenario, type Scenario } from '../../harness/scenario.js';
 import { snapshotAfter, snapshotBefore } from '../support.js';
 import { changedRows, committedRow, expectVerdict, killAndRestart, proceed, resultFor, rowsById, runPrepare } from '../metamorphic-support.js';
 import { expectPrepare } from '../../harness/model/gate-table.js';
 import { gateFor } from '../../harness/engine/harness-gate.js';
-import type { OpParams } from '../../harness/protocol/schemas.js';
+import type { OpParams } from '../../shared/protocol/schemas.js';
 import type { JournalClient } from '../../harness/engine/journal-client.js';
 import type { TrialContext } from '../../harness/engine/trial-context.js';
 

@@ -2,13 +2,13 @@
 // (a public value, its type, a key added or removed, nested values and array order; the output-mapping configuration,
 // including absent against present) refuses, every time and after a restart, and leaves the record as it was; what
 // must not matter (key order, a rotated secret) replays.
-import { defineScenario, type Scenario } from '../define.js';
+import { defineScenario, type Scenario } from '../../harness/scenario.js';
 import { snapshotAfter, snapshotBefore } from '../support.js';
 import { changedRows, committedRow, expectVerdict, killAndRestart, resultFor, rowsById, runPrepare, verdictWord, type Prepare } from '../metamorphic-support.js';
 import { expectPrepare, type AllowedVerdict } from '../../harness/model/gate-table.js';
 import { sameCall } from '../../harness/model/projection.js';
 import { jsonEqual } from '../../harness/model/projection.js';
-import type { EffectRow } from '../../harness/protocol/schemas.js';
+import type { EffectRow } from '../../shared/protocol/schemas.js';
 import type { JournalClient } from '../../harness/engine/journal-client.js';
 import type { TrialContext } from '../../harness/engine/trial-context.js';
 

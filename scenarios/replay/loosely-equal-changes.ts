@@ -1,9 +1,9 @@
 // Replay classes found by journals written from the spec alone: a change a language's value equality misses is still a change.
-import { defineScenario, type Scenario } from '../define.js';
+import { defineScenario, type Scenario } from '../../harness/scenario.js';
 import { defaultPrepare, snapshotAfter, snapshotBefore } from '../support.js';
 import { DEFAULT_MAPPING, deriveProjections } from '../../harness/engine/projections.js';
 import { proceeded } from '../../harness/engine/setup-verdict.js';
-import type { OpParams } from '../../harness/protocol/schemas.js';
+import type { OpParams } from '../../shared/protocol/schemas.js';
 
 type Prepare = OpParams<'prepare'>;
 type Members = Record<string, unknown>;

@@ -1,5 +1,5 @@
 // Retention classes found by journals written from the spec alone: a run id is compared as it is, never folded.
-import { defineScenario, type Scenario } from '../define.js';
+import { defineScenario, type Scenario } from '../../harness/scenario.js';
 import { crashDuringRun, nodeRows, singleNodeRun, snapshotAfter, snapshotBefore } from '../support.js';
 import { resumeRun, startRun } from '../../harness/engine/run-engine.js';
 

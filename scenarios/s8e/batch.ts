@@ -1,5 +1,5 @@
 // S8e: the witnessed effect batch, uninterrupted and with a SIGKILL at every step boundary passage.
-import { defineScenario, type Scenario } from '../define.js';
+import { defineScenario, type Scenario } from '../../harness/scenario.js';
 import { snapshotAfter } from '../support.js';
 import type { TrialContext } from '../../harness/engine/trial-context.js';
 import { runBatch, type BatchResult } from '../../harness/s8e/coordinator.js';

@@ -1,6 +1,6 @@
 // S8e against evidence the journal does not control: a restart replays every confirmed write from the journal's record
 // alone (no dispatch, no write), and an unknown whose cancelled dispatch never reached the target is not folded as landed.
-import { defineScenario, type Scenario } from '../define.js';
+import { defineScenario, type Scenario } from '../../harness/scenario.js';
 import { gateFor } from '../../harness/engine/harness-gate.js';
 import { deriveProjections } from '../../harness/engine/projections.js';
 import { prepareParams, runBatch, type BatchResult } from '../../harness/s8e/coordinator.js';

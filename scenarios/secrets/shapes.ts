@@ -1,6 +1,6 @@
 // §11 and §14 beyond one shape: a credential-only change replays in every shape §11 masks (header casing, userinfo,
 // percent-encoded tokens, depth, argv), and no path a row takes (ambiguous, needs attention, resolved) writes one.
-import { defineScenario, type Scenario } from '../define.js';
+import { defineScenario, type Scenario } from '../../harness/scenario.js';
 import { callPrepare, canary, defaultCall, scanCanaries, singleNodeRun, snapshotAfter, snapshotBefore } from '../support.js';
 import { DEFAULT_MAPPING, deriveProjections } from '../../harness/engine/projections.js';
 import { resumeRun, startRun } from '../../harness/engine/run-engine.js';

@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { defineScenario, type Scenario } from '../define.js';
+import { defineScenario, type Scenario } from '../../harness/scenario.js';
 import { callPrepare, defaultCall } from '../support.js';
 import { journalFiles } from '../../harness/world/byte-scan.js';
 import type { TrialContext } from '../../harness/engine/trial-context.js';

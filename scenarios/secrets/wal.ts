@@ -1,5 +1,5 @@
 // §11: secret argument bytes never reach the database files; freed result bytes leave main file and WAL after a checkpoint.
-import { defineScenario, type Need, type Scenario } from '../define.js';
+import { defineScenario, type Need, type Scenario } from '../../harness/scenario.js';
 import { canary, crashDuringRun, defaultCall, scanCanaries, singleNodeRun, snapshotAfter, snapshotBefore } from '../support.js';
 import { statSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
@@ -11,7 +11,7 @@ import { isInside, scanForCanaries } from '../../harness/world/byte-scan.js';
 import { FILE_SYSCALLS, readTraceLines, writtenPaths } from '../../harness/world/written-files.js';
 import { scanEncodedForms } from '../../harness/world/canary-forms.js';
 import { scanHiddenCopies } from '../../harness/secrets/hidden-copies.js';
-import { unmarkedSecret } from '../../harness/secrets/canary-nonce.js';
+import { unmarkedSecret } from '../../shared/secrets/canary-nonce.js';
 import { resumeSession } from '../../harness/engine/session-engine.js';
 import type { TrialContext } from '../../harness/engine/trial-context.js';
 import type { JournalClient } from '../../harness/engine/journal-client.js';

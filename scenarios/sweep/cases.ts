@@ -1,11 +1,11 @@
 // The operations the write sweep kills inside, each with its setup and the invariant a kill anywhere in it must leave.
 import { isDeepStrictEqual } from 'node:util';
-import type { Need } from '../define.js';
+import type { Need } from '../../harness/scenario.js';
 import { defaultCall, defaultPrepare, isUnresolved, nodeRows, rows } from '../support.js';
 import { DEFAULT_MAPPING, deriveProjections } from '../../harness/engine/projections.js';
 import type { TrialContext } from '../../harness/engine/trial-context.js';
 import type { JournalClient } from '../../harness/engine/journal-client.js';
-import type { CapturedRow, OpParams, RecordedResult } from '../../harness/protocol/schemas.js';
+import type { CapturedRow, OpParams, RecordedResult } from '../../shared/protocol/schemas.js';
 import { gateFor } from '../../harness/engine/harness-gate.js';
 import { proceeded } from '../../harness/engine/setup-verdict.js';
 

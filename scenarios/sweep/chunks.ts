@@ -1,5 +1,5 @@
 // Sweeps that must span several chunks: more captured rows than the journal's chunk size, announced or discovered.
-import type { Capabilities, CapturedRow, EffectRow } from '../../harness/protocol/schemas.js';
+import type { Capabilities, CapturedRow, EffectRow } from '../../shared/protocol/schemas.js';
 import type { JournalClient } from '../../harness/engine/journal-client.js';
 import type { TrialContext } from '../../harness/engine/trial-context.js';
 import { captured } from '../../harness/engine/session-engine.js';

@@ -1,6 +1,6 @@
 // Every durable write: SIGKILL inside an operation at each write/fsync syscall strace observed there.
 import { join } from 'node:path';
-import { defineScenario, type Scenario } from '../define.js';
+import { defineScenario, type Scenario } from '../../harness/scenario.js';
 import { DURABLE_SYSCALLS, NAMESPACE_SYSCALLS, parseStraceLines, traceeKilled, underStrace, type SyscallEvent } from '../../harness/engine/syscall-sweep.js';
 import { fileWritePoints, fileWriteVictim, nextLine, rawLines, stablePoints, type FileWritePoint } from '../../harness/engine/file-write-points.js';
 import { traceLines, WRITE_SYSCALLS, writeTargets } from '../../harness/world/written-files.js';

@@ -2,7 +2,7 @@
 import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { defineScenario, type Scenario } from '../define.js';
+import { defineScenario, type Scenario } from '../../harness/scenario.js';
 import { defaultPrepare, isUnresolved, nodeRows, rows, seedRows } from '../support.js';
 import { traceeKilled, underStrace } from '../../harness/engine/syscall-sweep.js';
 import { fileWritePoints, fileWriteVictim, nextLine, rawLines, type FileWritePoint } from '../../harness/engine/file-write-points.js';

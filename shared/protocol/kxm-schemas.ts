@@ -1,6 +1,6 @@
 // The KXM recovery-class operations' schemas (spec kxm-effects-and-recovery), part of the wire protocol.
 import { z } from 'zod';
-import { Tier } from '../protocol/core-schemas.js';
+import { Tier } from './core-schemas.js';
 
 /** KXM (spec kxm-effects-and-recovery): effect classes from a trusted registry, recovery decisions, evidence-backed resolution. */
 export const KxmClass = z.enum(['read-only', 'workspace-mutation', 'external-idempotent', 'receipt-queryable', 'unknown', 'external-non-idempotent']);

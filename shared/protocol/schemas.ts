@@ -1,10 +1,10 @@
 // The wire protocol's zod schemas: the single source of truth for every message in both directions.
 import { z } from 'zod';
 import { Checkpoint, EffectRow, Fault, FaultRequest, GateDecision, GateRequest, PROTOCOL_VERSION, PrepareRequest, PrepareVerdict, ReconcileRequest, ReconcileResult, ResolveRequest, RunTerminalRequest, SeedRequest, SessionReadRequest, SessionReadResult, SessionSweepRequest, SessionSweepResult, SettleRequest, SettleResult, SweepCount, TierMode } from './core-schemas.js';
-import { KxmCancelRequest, KxmCancelResult, KxmCompleteRequest, KxmDeclareRequest, KxmDeclareVerdict, KxmDispatchRequest, KxmDispatchResult, KxmEffect, KxmListResult, KxmRecoverRequest, KxmRecoverResult, KxmResolveRequest } from '../kxm/schemas.js';
+import { KxmCancelRequest, KxmCancelResult, KxmCompleteRequest, KxmDeclareRequest, KxmDeclareVerdict, KxmDispatchRequest, KxmDispatchResult, KxmEffect, KxmListResult, KxmRecoverRequest, KxmRecoverResult, KxmResolveRequest } from './kxm-schemas.js';
 
 export * from './core-schemas.js';
-export * from '../kxm/schemas.js';
+export * from './kxm-schemas.js';
 
 export const Capabilities = z.object({
   crashPoints: z.array(z.string()),

@@ -3,7 +3,7 @@
 // the held driver blocked. Conformant journals that block (a Python one) or are slow and poll while held still pass.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runConformance } from '../../harness/run-conformance.js';
+import { runConformance } from '../../runner/run-conformance.js';
 import type { Report } from '../../reports/schema.js';
 import { expectFailed } from '../conformance/realistic-target.js';
 

@@ -2,7 +2,7 @@
 // Python, log and ledger journals) pass every one they can run. The reference in its default mode runs them in
 // the full matrix (test/reports/witness.test.ts); that each catches its broken journal is in broken-journals.test.ts.
 import { describe, expect, it } from 'vitest';
-import { runConformance } from '../../harness/run-conformance.js';
+import { runConformance } from '../../runner/run-conformance.js';
 import { BLIND_CLEAN } from './blind-targets.js';
 
 // The scenarios first written against journals built from the contract alone (their old ids began blind.).

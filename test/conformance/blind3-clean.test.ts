@@ -2,7 +2,7 @@
 // log and Python example journals) pass every one. The reference runs them in the full matrix
 // (test/reports/witness.test.ts); that each catches its broken journal is in broken-journals.test.ts.
 import { describe, expect, it } from 'vitest';
-import { runConformance } from '../../harness/run-conformance.js';
+import { runConformance } from '../../runner/run-conformance.js';
 import { BLIND3_CLEAN } from './blind3-targets.js';
 
 // The third spec-only round's scenarios (their old ids began blind3.).

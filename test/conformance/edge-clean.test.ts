@@ -2,7 +2,7 @@
 // ledger-* broken journals), the log journal and the Python journal pass every edge.* scenario they can run, and the
 // ledger journal also passes the core scenarios its broken versions are judged beside.
 import { describe, expect, it } from 'vitest';
-import { runConformance } from '../../harness/run-conformance.js';
+import { runConformance } from '../../runner/run-conformance.js';
 import type { Launch, Report } from '../../reports/schema.js';
 import { EDGE_CLEAN } from './edge-targets.js';
 

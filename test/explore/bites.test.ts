@@ -11,7 +11,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { probe, resolveForSpawn } from '../../harness/run-conformance.js';
+import { probe, resolveForSpawn } from '../../runner/run-conformance.js';
 import { featuresFor, machineFeatures } from '../../harness/explore/features.js';
 import { trialCase } from '../../harness/explore/arb-case.js';
 import { once, runStream, shrink, trialSeed, type ExploreRun } from '../../harness/explore/explorer.js';

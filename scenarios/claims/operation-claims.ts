@@ -1,8 +1,8 @@
 // The operations a capability stands for, probed: claimed false must answer unsupported, claimed true must not; gate: "harness" agreed with.
-import type { Capabilities, GateDecision, JournalErrorCode, RunScope, TierMode } from '../protocol/schemas.js';
-import type { JournalClient, TryResult } from '../engine/journal-client.js';
-import type { TrialContext } from '../engine/trial-context.js';
-import { decideGate } from '../engine/harness-gate.js';
+import type { Capabilities, GateDecision, JournalErrorCode, RunScope, TierMode } from '../../shared/protocol/schemas.js';
+import type { JournalClient, TryResult } from '../../harness/engine/journal-client.js';
+import type { TrialContext } from '../../harness/engine/trial-context.js';
+import { decideGate } from '../../harness/engine/harness-gate.js';
 import { excludedByClaim } from './excluded.js';
 
 type Answer = { ok: true } | { ok: false; code: JournalErrorCode; message: string };
