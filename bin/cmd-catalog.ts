@@ -17,7 +17,21 @@ export async function listCommand(argv: string[]): Promise<number> {
     return EXIT.ok;
   }
   const rows = scenarios.map((s) => [s.id, s.spec, s.tags.join(','), s.title]);
-  process.stdout.write(table([['ID', 'SPEC', 'TAGS', 'TITLE'], ...rows], terminalWidth(process.stdout, process.env)));
+  const { familyHeading, listingFamily } = await import('../scenarios/families.js');
+  const width = terminalWidth(process.stdout, process.env);
+  const lines = table([['ID', 'SPEC', 'TAGS', 'TITLE'], ...rows], width).split('\n');
+  // Grouped by family: the catalog is sorted by id, so each family's rows are already together; each gets a heading line.
+  const out = [lines[0]!];
+  scenarios.forEach((s, i) => {
+    const family = listingFamily(s.id);
+    if (i === 0 || listingFamily(scenarios[i - 1]!.id) !== family) {
+      const count = scenarios.filter((x) => listingFamily(x.id) === family).length;
+      const heading = `== ${familyHeading(family, count)}`;
+      out.push('', heading.length < width ? heading : `${heading.slice(0, Math.max(12, width - 2))}…`);
+    }
+    out.push(lines[i + 1]!);
+  });
+  process.stdout.write(`${out.join('\n')}\n`);
   process.stdout.write(`${scenarios.length} scenario(s)\n`);
   return EXIT.ok;
 }
