@@ -1,5 +1,5 @@
 // The --help text of every command; exit codes are documented in each so CI authors find them where they look.
-import { DEFAULT_SEED, DEFAULT_TIMEOUT_MS, MAX_JOBS, MAX_SEED, MAX_TIMEOUT_MS } from '../harness/defaults.js';
+import { DEFAULT_SEED, DEFAULT_TIMEOUT_MS, MAX_JOBS, MAX_SEED, MAX_TIMEOUT_MS } from '../shared/defaults.js';
 
 /** The help text for a command, or the overview for undefined. */
 export function helpText(command: string | undefined): string {
