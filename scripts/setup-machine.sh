@@ -1,0 +1,71 @@
+#!/bin/sh
+# Installs the Debian packages a conformance run (`conformance`) or the test suite (`test`) needs, or says how to.
+# conformance: strace (kills at every durable syscall, the write sweeps) and faketime (libfaketime: restarts after a
+#   clock jump). test: those, Chromium (the HTML report's browser test) and libxml2-utils (xmllint checks JUnit).
+# As root with apt-get it installs what is missing; otherwise it prints the one command to run and exits 1, so a run
+# never goes ahead quietly without a dimension. EJC_SKIP_SETUP=1 skips the check: the run then lists what it could not
+# test under "not tested" (and `ejc run --require <dimension>` still fails without it).
+set -u
+
+purpose=${1:-}
+case "$purpose" in
+  conformance | test) ;;
+  *)
+    echo "usage: scripts/setup-machine.sh conformance|test" >&2
+    exit 2
+    ;;
+esac
+
+if [ "${EJC_SKIP_SETUP:-}" = "1" ]; then
+  echo "ejc setup: EJC_SKIP_SETUP=1, not checking the machine; the run names every dimension it could not test" >&2
+  exit 0
+fi
+
+# libfaketime's library as Debian installs it (any architecture), and the faketime command beside it.
+has_faketime() {
+  command -v faketime >/dev/null 2>&1 || return 1
+  for lib in /usr/lib/*/faketime/libfaketime.so.1 /usr/lib/faketime/libfaketime.so.1 /usr/local/lib/faketime/libfaketime.so.1; do
+    [ -e "$lib" ] && return 0
+  done
+  return 1
+}
+
+missing() {
+  need=""
+  command -v strace >/dev/null 2>&1 || need="$need strace"
+  has_faketime || need="$need faketime"
+  if [ "$purpose" = test ]; then
+    command -v chromium >/dev/null 2>&1 || need="$need chromium"
+    command -v xmllint >/dev/null 2>&1 || need="$need libxml2-utils"
+  fi
+  echo "${need# }"
+}
+
+need=$(missing)
+[ -z "$need" ] && exit 0
+
+command="apt-get install -y --no-install-recommends $need"
+if ! command -v apt-get >/dev/null 2>&1; then
+  echo "ejc setup: this machine lacks $need and has no apt-get to install them." >&2
+  echo "ejc setup: install the equivalents of the Debian packages: $need (with your system's package manager), then run the command again;" >&2
+  echo "ejc setup: or set EJC_SKIP_SETUP=1 to run without them (the report then lists each dimension as not tested)." >&2
+  exit 1
+fi
+if [ "$(id -u)" != "0" ]; then
+  echo "ejc setup: this machine lacks $need, and installing them needs root. Run:" >&2
+  echo "  sudo apt-get update && sudo $command" >&2
+  echo "ejc setup: then run the command again; or set EJC_SKIP_SETUP=1 to run without them (the report then lists each dimension as not tested)." >&2
+  exit 1
+fi
+
+echo "ejc setup: installing $need (apt-get, for the $purpose run)" >&2
+# shellcheck disable=SC2086 # $need is a list of package names
+if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $need >/dev/null; }; then
+  echo "ejc setup: \`apt-get update && $command\` failed (see above); fix it and run the command again" >&2
+  exit 1
+fi
+still=$(missing)
+if [ -n "$still" ]; then
+  echo "ejc setup: after installing, still missing: $still (is /usr/bin on PATH?)" >&2
+  exit 1
+fi
