@@ -7,6 +7,7 @@ import { toJUnit } from '../reports/junit.js';
 import type { Launch } from '../reports/schema.js';
 import { writeArtifact, writeReportFile } from '../reports/write-report.js';
 import { checkTrialRoot } from '../harness/environment.js';
+import { DIMENSIONS, dimensionAvailable } from '../harness/dimensions.js';
 import { join, resolve } from 'node:path';
 import { flag, intValue, parseCommand, stringValue, stringValues } from './args.js';
 import type { Parsed } from './args.js';
@@ -67,6 +68,10 @@ export async function runCommand(argv: string[]): Promise<number> {
   const html = stringValue(parsed, 'html');
   await checkOutputs(runOutputs(out, junit, html), runInputs(parsed));
   await checkTrialRoot();
+  // Said before the first trial too: a long run must not hide until its end that a dimension will be missing.
+  for (const d of DIMENSIONS.filter((x) => !dimensionAvailable(x.id))) {
+    process.stderr.write(`ejc: this machine lacks ${d.tool}: ${d.id} will not be tested (${d.install}; --require ${d.id} makes that an error)\n`);
+  }
   // A bad signing key must fail before a long run, not after it.
   const signKey = await signingKey(parsed);
   const { runConformance, defaultLaunch } = await import('../harness/run-conformance.js');

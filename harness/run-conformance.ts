@@ -17,6 +17,7 @@ import { reportVerdict, summarize, sumCounts } from '../reports/derive.js';
 import { sealReport } from '../reports/seal.js';
 import { claimedScope } from '../reports/scope.js';
 import { claimBoundary } from '../reports/boundary.js';
+import { notTestedOf } from '../reports/not-tested.js';
 import { describeEnvironment } from '../reports/environment.js';
 import { fingerprintLaunch, REFERENCE_MODULE } from '../reports/fingerprint.js';
 import { harnessBuild } from '../reports/harness-build.js';
@@ -119,6 +120,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     durationMs: finishedAt.getTime() - startedAt.getTime(),
     verdict: reportVerdict(summary),
     scope: claimedScope(results),
+    notTested: notTestedOf([describeEnvironment(options.shard?.index ?? null)], results),
     summary,
     counts: sumCounts(results.flatMap((r) => r.trials)),
     scenarios: results,

@@ -9,6 +9,7 @@ import { REPORT_SCHEMA_NAME, REPORT_SCHEMA_VERSION, type Launch, type Report, ty
 import { reportVerdict, scenarioVerdict, summarize, sumCounts } from '../../reports/derive.js';
 import { sealReport } from '../../reports/seal.js';
 import { claimBoundary } from '../../reports/boundary.js';
+import { notTestedOf } from '../../reports/not-tested.js';
 import type { Features, TrialCase } from './case.js';
 import type { Shrunk, StreamTrial } from './explorer.js';
 import { machineFeatures, type Profile } from './features.js';
@@ -69,6 +70,7 @@ export function buildExploreReport(x: ExploreReportInput): Report {
     summary,
     counts: sumCounts(scenarios.flatMap((s) => s.trials)),
     scenarios,
+    notTested: notTestedOf([describeEnvironment(o.shard?.index ?? null)], scenarios),
     sections: { explore: section, exploreSettings: exploreSettings(o, x.features) },
     reproduce: { run: ['npx ejc', ...o.argv.map(shellQuote)].join(' '), verify: 'npx ejc verify report.json' },
     boundary: claimBoundary(undefined, [describeEnvironment(o.shard?.index ?? null)]),

@@ -87,8 +87,8 @@ describe('a scenario family the harness machine cannot run', () => {
       expect(r.stdout).toContain('::warning title=ejc%3A sweep not run::1 sweep scenario(s) did not run');
       expect(await readFile(summary, 'utf8')).toContain('| <code>sweep</code> | 1 | needs strace on the harness machine (with ptrace permitted) ⚠️ harness-side |');
       const required = await ejc(['run', '--scenario', 'sweep.prepare.every-write', '--require', 'strace'], { env: NO_STRACE });
-      expect(required.exitCode).toBe(3);
-      expect(required.stderr).toContain('ejc: harness_requirement: --require strace: the scenarios that need it cannot run on this machine: strace is not installed');
+      expect(required.exitCode).toBe(4);
+      expect(required.stderr).toContain('ejc: harness_requirement: --require strace: this machine lacks strace (with ptrace permitted), so a SIGKILL at every durable write');
     } finally {
       await tmp.cleanup();
     }

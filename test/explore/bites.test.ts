@@ -124,7 +124,7 @@ describe(`explore catches every broken journal within ${CATCH_BUDGET} generated 
 
   it.skipIf(FULL)('each broken journal fails its recorded generated trial, and the reference journal passes that same trial', { timeout: 20 * 60_000 }, async () => {
     const probeRun = await explorer({ kind: 'module', module: REFERENCE, options: {} }, 10_000);
-    // The recorded trials were generated for a machine with strace and libfaketime (.ci/run installs both).
+    // The recorded trials were generated for a machine with strace and libfaketime (npm test's setup step, scripts/setup-machine.sh, installs both).
     expect(machineFeatures(probeRun.features), 'this machine must offer what the recorded streams used').toBe(table.machine);
     const problems: string[] = [];
     await mapPool(Object.entries(table.catches), 2, async ([name, c]) => {

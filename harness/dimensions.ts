@@ -1,0 +1,53 @@
+// The dimensions a run tests only with a tool of the harness machine: strace, libfaketime, PID namespaces.
+import { straceAvailable } from './engine/syscall-sweep.js';
+import { faketimeLibrary } from './explore/schedule.js';
+import { confinement } from './driver/confinement.js';
+
+/** A machine dimension, as `--require` names it. */
+export type DimensionId = 'strace' | 'clock' | 'pid-namespace';
+
+export interface Dimension {
+  readonly id: DimensionId;
+  /** The tool that opens it. */
+  readonly tool: string;
+  /** What a run without the tool does not test (and so never claims). */
+  readonly untested: string;
+  /** What to do on a Debian machine to get it. */
+  readonly install: string;
+}
+
+/** The three dimensions, in the order reports list them. */
+export const DIMENSIONS: readonly Dimension[] = [
+  {
+    id: 'strace',
+    tool: 'strace (with ptrace permitted)',
+    untested: 'a SIGKILL at every durable write (the sweep.* scenarios, and the generated trials\' kills at the N-th durable syscall)',
+    install: 'apt-get install strace (in a container, also allow ptrace: docker run --cap-add SYS_PTRACE)',
+  },
+  {
+    id: 'clock',
+    tool: 'libfaketime',
+    untested: 'restarts after the clock moved hours or days (the generated trials\' clock jumps, and scenarios that restart later): a journal that forgets or discards rows as time passes goes unseen',
+    install: 'apt-get install faketime (or point EJC_LIBFAKETIME at a libfaketime.so.1)',
+  },
+  {
+    id: 'pid-namespace',
+    tool: 'PID namespaces (unshare from util-linux, as root or with CAP_SYS_ADMIN)',
+    untested: 'that a kill ends every process a driver started, wherever it moved (the process-tree scan alone cannot find a daemon that double-forked, left its session and holds no journal file)',
+    install: 'run as root where `unshare --pid --fork` works (util-linux; in a container: --privileged or a seccomp profile allowing unshare), and leave EJC_CONFINEMENT unset',
+  },
+];
+
+/** The dimension named by a --require value (`faketime` is `clock`, `namespaces` is `pid-namespace`), or undefined. */
+export function dimensionNamed(name: string): Dimension | undefined {
+  const id = ALIASES[name] ?? name;
+  return DIMENSIONS.find((d) => d.id === id);
+}
+const ALIASES: Record<string, DimensionId> = { faketime: 'clock', libfaketime: 'clock', namespaces: 'pid-namespace', 'pid-namespaces': 'pid-namespace' };
+
+/** Whether this machine has the dimension (each probe is cached by the module it lives in). */
+export function dimensionAvailable(id: DimensionId): boolean {
+  if (id === 'strace') return straceAvailable();
+  if (id === 'clock') return faketimeLibrary() !== null;
+  return confinement() === 'pid-namespace';
+}
