@@ -31,7 +31,7 @@ interface VitestJson {
 let consumer: PackedConsumer;
 beforeAll(async () => {
   consumer = await createPackedConsumer();
-}, 120_000);
+});
 afterAll(async () => {
   await consumer?.cleanup();
 });
