@@ -1,10 +1,11 @@
-// The dimensions a run tests only with a tool of the harness machine: strace, libfaketime, PID namespaces.
+// The dimensions a run tests only with a tool of the harness machine: strace, libfaketime, PID namespaces, better-sqlite3.
 import { straceAvailable } from './engine/syscall-sweep.js';
 import { faketimeLibrary } from './explore/schedule.js';
 import { confinement } from './driver/confinement.js';
+import { sqliteReader } from './secrets/sqlite-reader.js';
 
 /** A machine dimension, as `--require` names it. */
-export type DimensionId = 'strace' | 'clock' | 'pid-namespace';
+export type DimensionId = 'strace' | 'clock' | 'pid-namespace' | 'sqlite';
 
 export interface Dimension {
   readonly id: DimensionId;
@@ -16,7 +17,7 @@ export interface Dimension {
   readonly install: string;
 }
 
-/** The three dimensions, in the order reports list them. */
+/** The dimensions, in the order reports list them. */
 export const DIMENSIONS: readonly Dimension[] = [
   {
     id: 'strace',
@@ -36,6 +37,12 @@ export const DIMENSIONS: readonly Dimension[] = [
     untested: 'that a kill ends every process a driver started, wherever it moved (the process-tree scan alone cannot find a daemon that double-forked, left its session and holds no journal file)',
     install: 'run as root where `unshare --pid --fork` works (util-linux; in a container: --privileged or a seccomp profile allowing unshare), and leave EJC_CONFINEMENT unset',
   },
+  {
+    id: 'sqlite',
+    tool: 'better-sqlite3 (an optional dependency of ejc, with its compiled addon)',
+    untested: 'the secret scans that decode a SQLite journal file (values inside its pages, compressed values, full-text index terms); the byte scans of every file still ran',
+    install: 'install ejc without --omit=optional, or after a failed native build: apt-get install python3 make g++ && npm rebuild better-sqlite3',
+  },
 ];
 
 /** The dimension named by a --require value (`faketime` is `clock`, `namespaces` is `pid-namespace`), or undefined. */
@@ -49,5 +56,6 @@ const ALIASES: Record<string, DimensionId> = { faketime: 'clock', libfaketime: '
 export function dimensionAvailable(id: DimensionId): boolean {
   if (id === 'strace') return straceAvailable();
   if (id === 'clock') return faketimeLibrary() !== null;
+  if (id === 'sqlite') return sqliteReader() !== null;
   return confinement() === 'pid-namespace';
 }

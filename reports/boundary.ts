@@ -3,7 +3,7 @@ import type { Report } from './schema.js';
 import { DIMENSIONS } from '../harness/dimensions.js';
 import { lacks } from './not-tested.js';
 
-type Where = Pick<Report['environment'][number], 'confinement'> & Partial<Pick<Report['environment'][number], 'strace' | 'faketime'>>;
+type Where = Pick<Report['environment'][number], 'confinement'> & Partial<Pick<Report['environment'][number], 'strace' | 'faketime' | 'sqlite'>>;
 
 /**
  * The boundary every report states: process-crash durability as observed here, nothing wider. A journal that
@@ -11,7 +11,7 @@ type Where = Pick<Report['environment'][number], 'confinement'> & Partial<Pick<R
  */
 export function claimBoundary(externalState?: string, environment: readonly Where[] = []): Report['boundary'] {
   const fallback = environment.some((e) => e.confinement === 'process-tree');
-  // A machine without strace or libfaketime never claims what only they show: the boundary names it as excluded.
+  // A machine without strace, libfaketime or better-sqlite3 never claims what only they show: the boundary names it as excluded.
   const missingTools = DIMENSIONS.filter((d) => d.id !== 'pid-namespace' && environment.some((e) => lacks(e, d.id))).map(toolExclusion);
   return {
     claim: CLAIM,

@@ -1,10 +1,10 @@
-// What a run could not test because its machine lacked a tool (strace, libfaketime, PID namespaces): derived from where it ran.
+// What a run could not test because its machine lacked a tool (strace, libfaketime, PID namespaces, better-sqlite3): derived from where it ran.
 import { DIMENSIONS, type DimensionId } from '../harness/dimensions.js';
 import { needOfReason } from './scope.js';
 import type { Environment } from './binding-schema.js';
 import type { NotTested, ScenarioResult } from './schema.js';
 
-type Where = Pick<Environment, 'confinement'> & Partial<Pick<Environment, 'strace' | 'faketime'>>;
+type Where = Pick<Environment, 'confinement'> & Partial<Pick<Environment, 'strace' | 'faketime' | 'sqlite'>>;
 
 /**
  * One entry per dimension some environment of the report lacked (any shard's machine is enough: its scenarios were
@@ -25,6 +25,7 @@ export function notTestedOf(environment: readonly Where[], scenarios: ReadonlyAr
 export function lacks(e: Where, id: DimensionId): boolean {
   if (id === 'strace') return e.strace === null;
   if (id === 'clock') return e.faketime === null;
+  if (id === 'sqlite') return e.sqlite === null;
   return e.confinement === 'process-tree';
 }
 

@@ -176,7 +176,7 @@ export const Scope = z.object({
 
 /** A dimension the machine could not test (harness/dimensions.ts): what it left untested, how to install it, what did not apply. */
 export const NotTested = z.object({
-  dimension: z.enum(['strace', 'clock', 'pid-namespace']),
+  dimension: z.enum(['strace', 'clock', 'pid-namespace', 'sqlite']),
   tool: z.string().min(1),
   untested: z.string().min(1),
   install: z.string().min(1),

@@ -2,6 +2,8 @@
 # Installs the Debian packages a conformance run (`conformance`) or the test suite (`test`) needs, or says how to.
 # conformance: strace (kills at every durable syscall, the write sweeps) and faketime (libfaketime: restarts after a
 #   clock jump). test: those, Chromium (the HTML report's browser test) and libxml2-utils (xmllint checks JUnit).
+# Both need better-sqlite3 (an optional dependency: the reference journal's storage): when npm could not build it (no
+# prebuilt binary fits and no compiler), python3, make and g++ are installed and it is rebuilt.
 # As root with apt-get it installs what is missing; otherwise it prints the one command to run and exits 1, so a run
 # never goes ahead quietly without a dimension. EJC_SKIP_SETUP=1 skips the check: the run then lists what it could not
 # test under "not tested" (and `ejc run --require <dimension>` still fails without it).
@@ -30,8 +32,18 @@ has_faketime() {
   return 1
 }
 
+# Run from the checkout (npm runs scripts there): whether its better-sqlite3 opens a database.
+sqlite_works() {
+  node -e "new (require('better-sqlite3'))(':memory:').close()" >/dev/null 2>&1
+}
+
 missing() {
   need=""
+  if ! sqlite_works; then
+    command -v python3 >/dev/null 2>&1 || need="$need python3"
+    command -v make >/dev/null 2>&1 || need="$need make"
+    command -v g++ >/dev/null 2>&1 || need="$need g++"
+  fi
   command -v strace >/dev/null 2>&1 || need="$need strace"
   has_faketime || need="$need faketime"
   if [ "$purpose" = test ]; then
@@ -41,8 +53,20 @@ missing() {
   echo "${need# }"
 }
 
+# Builds better-sqlite3's addon once a compiler is there (e.g. npm ci ran before one was installed).
+rebuild_sqlite() {
+  sqlite_works && return 0
+  echo "ejc setup: building better-sqlite3's native addon (npm rebuild better-sqlite3)" >&2
+  npm rebuild better-sqlite3 >&2 && sqlite_works && return 0
+  echo "ejc setup: npm rebuild better-sqlite3 failed (see above): the reference journal cannot run" >&2
+  return 1
+}
+
 need=$(missing)
-[ -z "$need" ] && exit 0
+if [ -z "$need" ]; then
+  rebuild_sqlite
+  exit $?
+fi
 
 command="apt-get install -y --no-install-recommends $need"
 if ! command -v apt-get >/dev/null 2>&1; then
@@ -69,3 +93,4 @@ if [ -n "$still" ]; then
   echo "ejc setup: after installing, still missing: $still (is /usr/bin on PATH?)" >&2
   exit 1
 fi
+rebuild_sqlite

@@ -9,20 +9,26 @@ import { dir } from 'tmp-promise';
 import { describe, expect, it } from 'vitest';
 
 const SCRIPT = fileURLToPath(new URL('../../scripts/setup-machine.sh', import.meta.url));
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const PACKAGE = JSON.parse(readFileSync(fileURLToPath(new URL('../../package.json', import.meta.url)), 'utf8')) as { scripts: Record<string, string>; files: string[] };
 
-/** A PATH directory holding only `id` (what the script runs) and, when asked, the real apt-get: strace, faketime, chromium and xmllint are absent. */
+/**
+ * A PATH directory holding only `id` and `node` (what the script runs) and, when asked, the real apt-get: strace,
+ * faketime, chromium, xmllint and a compiler are absent.
+ */
 async function bareBin(root: string, withApt: boolean): Promise<string> {
   const bin = join(root, 'bin');
   await mkdir(bin);
   await symlink(execFileSync('sh', ['-c', 'command -v id'], { encoding: 'utf8' }).trim(), join(bin, 'id'));
+  await symlink(process.execPath, join(bin, 'node'));
   if (withApt) await symlink(execFileSync('sh', ['-c', 'command -v apt-get'], { encoding: 'utf8' }).trim(), join(bin, 'apt-get'));
   return bin;
 }
 
-async function run(purpose: string, env: Record<string, string>, asUser: boolean, script = SCRIPT) {
+// Run in the checkout, as npm runs it: its better-sqlite3 is built, so no compiler is asked for.
+async function run(purpose: string, env: Record<string, string>, asUser: boolean, script = SCRIPT, cwd = REPO) {
   const argv = asUser ? [execFileSync('sh', ['-c', 'command -v setpriv'], { encoding: 'utf8' }).trim(), '--reuid=65534', '--regid=65534', '--clear-groups', '/bin/sh', script, purpose] : ['/bin/sh', script, purpose];
-  return execa(argv[0]!, argv.slice(1), { env, extendEnv: false, reject: false, stdin: 'ignore' });
+  return execa(argv[0]!, argv.slice(1), { cwd, env, extendEnv: false, reject: false, stdin: 'ignore' });
 }
 
 describe('scripts/setup-machine.sh', () => {
@@ -44,6 +50,19 @@ describe('scripts/setup-machine.sh', () => {
       const c = await run('conformance', { PATH: bin }, false);
       expect(c.exitCode).toBe(1);
       expect(c.stderr).toContain('this machine lacks strace faketime and has no apt-get');
+    } finally {
+      await tmp.cleanup();
+    }
+  });
+
+  it('where better-sqlite3 has no native build (npm found no compiler), asks for python3, make and g++ first', async () => {
+    const tmp = await dir({ unsafeCleanup: true });
+    try {
+      const bin = await bareBin(tmp.path, false);
+      // A directory with no node_modules: better-sqlite3 does not load there, as after an install that could not build it.
+      const r = await run('conformance', { PATH: bin }, false, SCRIPT, tmp.path);
+      expect(r.exitCode, r.stderr).toBe(1);
+      expect(r.stderr).toContain('this machine lacks python3 make g++ strace faketime and has no apt-get');
     } finally {
       await tmp.cleanup();
     }
