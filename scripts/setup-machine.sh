@@ -2,8 +2,9 @@
 # Installs the Debian packages a conformance run (`conformance`) or the test suite (`test`) needs, or says how to.
 # conformance: strace (kills at every durable syscall, the write sweeps) and faketime (libfaketime: restarts after a
 #   clock jump). test: those, Chromium (the HTML report's browser test) and libxml2-utils (xmllint checks JUnit).
-# Both need better-sqlite3 (an optional dependency: the reference journal's storage): when npm could not build it (no
-# prebuilt binary fits and no compiler), python3, make and g++ are installed and it is rebuilt.
+# In the ejc checkout (the README's commands), both need better-sqlite3 (an optional dependency: the reference journal's
+# storage): when npm could not build it (no prebuilt binary fits and no compiler), python3, make and g++ are installed
+# and it is built again. A project that installed ejc (e.g. with --omit=optional, for a --cmd journal) is not asked.
 # As root with apt-get it installs what is missing; otherwise it prints the one command to run and exits 1, so a run
 # never goes ahead quietly without a dimension. EJC_SKIP_SETUP=1 skips the check: the run then lists what it could not
 # test under "not tested" (and `ejc run --require <dimension>` still fails without it).
@@ -32,8 +33,14 @@ has_faketime() {
   return 1
 }
 
-# Run from the checkout (npm runs scripts there): whether its better-sqlite3 opens a database.
+# npm runs scripts in the package's directory: the checkout's package.json names ejc.
+in_checkout() {
+  node -e "process.exit(require('./package.json').name === 'effect-journal-conformance' ? 0 : 1)" >/dev/null 2>&1
+}
+
+# Whether the checkout's better-sqlite3 opens a database (always true outside the checkout).
 sqlite_works() {
+  in_checkout || return 0
   node -e "new (require('better-sqlite3'))(':memory:').close()" >/dev/null 2>&1
 }
 
@@ -56,9 +63,15 @@ missing() {
 # Builds better-sqlite3's addon once a compiler is there (e.g. npm ci ran before one was installed).
 rebuild_sqlite() {
   sqlite_works && return 0
-  echo "ejc setup: building better-sqlite3's native addon (npm rebuild better-sqlite3)" >&2
-  npm rebuild better-sqlite3 >&2 && sqlite_works && return 0
-  echo "ejc setup: npm rebuild better-sqlite3 failed (see above): the reference journal cannot run" >&2
+  # npm removes an optional dependency whose build failed: then only a fresh install from the lock file brings it back.
+  if [ -d node_modules/better-sqlite3 ]; then
+    echo "ejc setup: building better-sqlite3's native addon (npm rebuild better-sqlite3)" >&2
+    npm rebuild better-sqlite3 >&2 && sqlite_works && return 0
+  else
+    echo "ejc setup: better-sqlite3 was left out (its build failed); installing again now that a compiler is here (npm ci)" >&2
+    npm ci >&2 && sqlite_works && return 0
+  fi
+  echo "ejc setup: better-sqlite3 still does not load (see above): the reference journal cannot run" >&2
   return 1
 }
 

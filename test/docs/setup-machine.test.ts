@@ -1,5 +1,5 @@
 // The README commands' setup step: installs what is missing as root with apt-get, else names the command and stops.
-import { copyFile, mkdir, symlink } from 'node:fs/promises';
+import { copyFile, mkdir, symlink, writeFile } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -59,10 +59,20 @@ describe('scripts/setup-machine.sh', () => {
     const tmp = await dir({ unsafeCleanup: true });
     try {
       const bin = await bareBin(tmp.path, false);
-      // A directory with no node_modules: better-sqlite3 does not load there, as after an install that could not build it.
-      const r = await run('conformance', { PATH: bin }, false, SCRIPT, tmp.path);
+      // A checkout with no node_modules: better-sqlite3 does not load there, as after an install that could not build it.
+      const checkout = join(tmp.path, 'checkout');
+      await mkdir(checkout);
+      await writeFile(join(checkout, 'package.json'), JSON.stringify({ name: 'effect-journal-conformance' }));
+      const r = await run('conformance', { PATH: bin }, false, SCRIPT, checkout);
       expect(r.exitCode, r.stderr).toBe(1);
       expect(r.stderr).toContain('this machine lacks python3 make g++ strace faketime and has no apt-get');
+      // A project that installed ejc without it (a --cmd journal) is not asked for a compiler.
+      const project = join(tmp.path, 'project');
+      await mkdir(project);
+      await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'my-journal' }));
+      const p = await run('conformance', { PATH: bin }, false, SCRIPT, project);
+      expect(p.exitCode).toBe(1);
+      expect(p.stderr).toContain('this machine lacks strace faketime and has no apt-get');
     } finally {
       await tmp.cleanup();
     }
