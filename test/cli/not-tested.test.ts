@@ -16,7 +16,12 @@ describe('dimensions the machine lacks', () => {
     const tmp = await dir({ unsafeCleanup: true });
     try {
       const out = join(tmp.path, 'out');
-      const r = await ejc(['run', '--scenario', 'cp04.after-settle', '--scenario', 'sweep.prepare.every-write', '--scenario', 'explore.runs', '--out', out], { env: { ...BARE, TMPDIR: tmp.path } });
+      const summary = join(tmp.path, 'summary.md');
+      await writeFile(summary, '');
+      const html = join(tmp.path, 'report.html');
+      const r = await ejc(['run', '--scenario', 'cp04.after-settle', '--scenario', 'sweep.prepare.every-write', '--scenario', 'explore.runs', '--out', out, '--html', html], {
+        env: { ...BARE, TMPDIR: tmp.path, GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary },
+      });
       expect(r.exitCode, r.stderr).toBe(0);
       const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
       expect(report.notTested?.map((e) => e.dimension)).toEqual(['strace', 'clock', 'pid-namespace']);
@@ -40,6 +45,14 @@ describe('dimensions the machine lacks', () => {
       expect(notTestedAt).toBeLessThan(verdictAt);
       expect(r.stdout.slice(notTestedAt, verdictAt)).toContain('  clock: no libfaketime: restarts after the clock moved');
       expect(r.stdout.slice(notTestedAt, verdictAt)).toContain('--require clock makes its absence a failure (exit 4)');
+      // The HTML page and the GitHub step summary and annotations say it too.
+      const page = await readFile(html, 'utf8');
+      expect(page).toContain('<section id="not-tested" class="problems"><h2>Not tested on this machine</h2>');
+      expect(page).toContain('apt-get install faketime');
+      const md = await readFile(summary, 'utf8');
+      expect(md).toContain('### ⚠️ Not tested on this machine');
+      expect(md).toContain('| <code>clock</code> |');
+      expect(r.stdout).toContain('::warning title=ejc%3A clock not tested::no libfaketime on this runner');
       // The list is what the environment shows: verify refuses a report that drops an entry.
       expect((await ejc(['verify', join(out, 'report.json')])).exitCode).toBe(0);
       const { outcomeDigest: _o, contentHash: _c, ...rest } = report;
