@@ -18,7 +18,7 @@ describe('the CLI wiring', () => {
     expect(far.exitCode).toBe(3);
     expect(far.stderr).toBe('ejc: usage error: unknown flag --xyz for ejc run; see ejc run --help');
     expect(require.exitCode).toBe(3);
-    expect(require.stderr).toContain('--require strase: unknown capability (did you mean strace?); known: strace, clock, pid-namespace, sessions,');
+    expect(require.stderr).toContain('--require strase: unknown capability (did you mean strace?); known: strace, clock, pid-namespace, sqlite, sessions,');
   });
 
   it('explains a glob as JSON, and cuts list to the terminal width', async () => {
