@@ -8,6 +8,7 @@ import { runOptions } from './cmd-run.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import { helpText } from './help.js';
 import { createExploreProgress } from './explore-progress.js';
+import { notTestedLines } from '../reports/not-tested.js';
 
 const EXPLORE_FLAGS = {
   impl: { type: 'string' },
@@ -116,7 +117,10 @@ export function parseReplay(text: string, machine: string | undefined): { seed: 
 export function exploreSummary(report: Report, reportPath: string | null): string {
   const c = report.counts;
   const s = report.summary;
+  const missing = notTestedLines(report.notTested ?? []);
   const lines = [
+    ...missing,
+    ...(missing.length > 0 ? [''] : []),
     `verdict: ${report.verdict}  (${report.implementation.name} ${report.implementation.version}, seed ${report.seed}, ${c.trials} generated trial(s))`,
     `  passed ${s.passed} · failed ${s.failed} · inconclusive ${s.inconclusive}`,
     `counts: ${c.kills} kills · ${c.restarts} restarts · ${c.dispatchAttempts} dispatch attempts · ${c.physicalWrites} physical writes · ${c.duplicateWrites} duplicate writes · ${c.bytesScanned} bytes scanned`,

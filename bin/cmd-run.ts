@@ -7,6 +7,8 @@ import { toJUnit } from '../reports/junit.js';
 import type { Launch } from '../reports/schema.js';
 import { writeArtifact, writeReportFile } from '../reports/write-report.js';
 import { checkTrialRoot } from '../harness/environment.js';
+import { DIMENSIONS, dimensionAvailable } from '../harness/dimensions.js';
+import { sqliteReader } from '../harness/secrets/sqlite-reader.js';
 import { join, resolve } from 'node:path';
 import { flag, intValue, parseCommand, stringValue, stringValues } from './args.js';
 import type { Parsed } from './args.js';
@@ -61,12 +63,20 @@ export async function runCommand(argv: string[]): Promise<number> {
   const json = flag(parsed, 'json');
   // Flags and output paths are checked before the runner loads, so a mistake answers at once and loses no run.
   const { launch, ...options } = await runOptions(parsed, ['run', ...argv]);
+  // The reference journal stores in SQLite through the optional better-sqlite3; a --cmd or --impl journal needs none.
+  if (launch === null && sqliteReader() === null) {
+    throw new EjcError('environment', 'the bundled reference journal needs better-sqlite3, an optional dependency of ejc that is not installed here (an install with --omit=optional, or a failed native build): install ejc without --omit=optional (or apt-get install python3 make g++ && npm rebuild better-sqlite3), or run your own journal with --impl or --cmd');
+  }
   const required = checkRequirements(stringValues(parsed, 'require'));
   const out = stringValue(parsed, 'out');
   const junit = stringValue(parsed, 'junit');
   const html = stringValue(parsed, 'html');
   await checkOutputs(runOutputs(out, junit, html), runInputs(parsed));
   await checkTrialRoot();
+  // Said before the first trial too: a long run must not hide until its end that a dimension will be missing.
+  for (const d of DIMENSIONS.filter((x) => !dimensionAvailable(x.id))) {
+    process.stderr.write(`ejc: this machine lacks ${d.tool}: ${d.id} will not be tested (${d.install}; --require ${d.id} makes that an error)\n`);
+  }
   // A bad signing key must fail before a long run, not after it.
   const signKey = await signingKey(parsed);
   const { runConformance, defaultLaunch } = await import('../runner/run-conformance.js');

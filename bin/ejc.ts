@@ -70,6 +70,8 @@ function isCommand(name: string): name is CommandName {
 function reportError(error: unknown): number {
   if (error instanceof EjcError) {
     process.stderr.write(`ejc: ${error.code === 'usage' ? 'usage error' : error.code}: ${error.message}\n`);
+    // A CI gate that asked for a dimension this machine lacks tells that apart from a harness error.
+    if (error.code === 'harness_requirement') return EXIT.requirement;
   } else {
     // Not an EjcError: a harness bug. The stack is what its report needs.
     process.stderr.write(`ejc: internal error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

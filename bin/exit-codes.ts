@@ -10,6 +10,8 @@ export const EXIT = {
   problems: 1,
   inconclusive: 2,
   error: 3,
+  /** --require named a machine dimension (strace, clock, pid-namespace) this machine lacks: nothing ran. */
+  requirement: 4,
 } as const;
 
 const BY_GATE: Record<GateOutcome, number> = {

@@ -21,7 +21,8 @@ Exit codes:
      (verify: the report has problems; each is printed)
   2  inconclusive: a planned crash was not observed, nothing passed, or a trial could not decide
   3  harness or usage error (bad flag or output path, unknown scenario, missing adapter, unreadable
-     report, a full disk or another failure of the harness's own environment)`;
+     report, a full disk or another failure of the harness's own environment)
+  4  --require named a machine dimension this machine lacks (strace, clock, pid-namespace, sqlite): no trial ran`;
 
 const OVERVIEW = `
 ejc: crash-injection conformance harness for effect journals
@@ -82,8 +83,11 @@ Run:
   --keep-failed          keep the directories of failed and inconclusive trials
                          (a kept directory holds transcript.jsonl: every protocol line both ways, kills, restarts)
   --transcript           keep every trial's transcript.jsonl, also of passing trials (their directory holds only it)
-  --require <caps>       capabilities the run must have, comma-separated, repeatable: a harness one (strace) the
-                         machine lacks fails (exit 3) before any trial; a journal one (sessions, seeding, kxm,
+  --require <caps>       capabilities the run must have, comma-separated, repeatable: a machine dimension the
+                         machine lacks (strace: syscall kills and write sweeps; clock: clock jumps, by libfaketime or a cc-built shim;
+                         pid-namespace: PID-namespace confinement; sqlite: the optional better-sqlite3 the
+                         secret scans decode SQLite files with) fails (exit 4) before any trial; without
+                         --require a missing one is listed under "not tested"; a journal one (sessions, seeding, kxm,
                          resolution, outerTransactionProbe, sqliteWal, tierMode:<mode>, point:<name>,
                          fault:<name>, or the profile contract = sessions,seeding,kxm,resolution) its hello does
                          not claim fails the gate (exit 1) after the run, naming the scenarios it kept out

@@ -4,6 +4,7 @@ import { notApplicableByFamily } from '../reports/family.js';
 import { failedAssertions, NOT_PASSING, stderrTail, whyNotPassing } from '../reports/failure-text.js';
 import { gateOutcome } from '../reports/derive.js';
 import { claimedScope, exclusionLines, verdictStatement } from '../reports/scope.js';
+import { notTestedLines } from '../reports/not-tested.js';
 
 import type { Report, ScenarioResult } from '../reports/schema.js';
 import { canRedraw, createStyle, styleFor, type Style } from './colour.js';
@@ -86,7 +87,11 @@ export function summaryText(report: Report, reportPath: string | null, options: 
   const c = report.counts;
   const scope = report.scope ?? claimedScope(report.scenarios);
   const stated = verdictStatement(report.verdict, scope);
+  // What the machine could not test comes first: a reader who stops at the verdict has seen it.
+  const missing = notTestedLines(report.notTested ?? []);
   const lines = [
+    ...missing.map((l, i) => (i === 0 ? style.bold(style.yellow(l)) : style.yellow(l))),
+    ...(missing.length > 0 ? [''] : []),
     `verdict: ${style.bold(style.verdict(report.verdict, stated))}  (${report.implementation.name} ${report.implementation.version}, seed ${report.seed}, ${s.total} scenario(s), ${elapsed(report.durationMs)})`,
     ...(
       [
@@ -126,6 +131,10 @@ export function summaryText(report: Report, reportPath: string | null, options: 
 
 /** The harness-side not-applicable groups as warnings, one line each (also printed where no summary is). */
 export function harnessWarnings(report: Report): string[] {
+  return [...notTestedLines(report.notTested ?? []).map((l, i) => (i === 0 ? `warning: ${l}` : l)), ...scenarioWarnings(report)];
+}
+
+function scenarioWarnings(report: Report): string[] {
   return notApplicableByFamily(report.scenarios)
     .filter((g) => g.harnessSide)
     .map((g) => `warning: ${g.count} ${g.family} scenario(s) did not run: ${g.reason}; this run proves nothing about them (--require makes a missing harness capability an error)`);
@@ -153,7 +162,7 @@ function notApplicableLines(report: Report, style: Style): string[] {
     const line = `  ${g.family.padEnd(width)}  ${String(g.count).padStart(3)} scenario(s): ${g.reason}`;
     lines.push(g.harnessSide ? style.yellow(`${line}  [harness-side]`) : style.dim(line));
   }
-  return [...lines, ...harnessWarnings(report).map((w) => style.yellow(w))];
+  return [...lines, ...scenarioWarnings(report).map((w) => style.yellow(w))];
 }
 
 function elapsed(ms: number): string {

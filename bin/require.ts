@@ -1,20 +1,17 @@
 // `--require <capability>`: a capability a run must have, so a scenario family that would not run fails the run instead.
-// Harness capabilities (strace) are checked before any trial; journal capabilities (sessions, kxm, …) against its hello.
+// Machine dimensions (strace, clock, pid-namespace) are checked before any trial; journal capabilities (sessions, kxm, …) against its hello.
 import { EjcError } from '../shared/errors.js';
-import { straceAvailable } from '../harness/engine/syscall-sweep.js';
+import { DIMENSIONS, dimensionAvailable, dimensionNamed } from '../harness/dimensions.js';
 import { closestIds } from '../harness/select-scenarios.js';
 import { missingNeed, type Need } from '../harness/scenario.js';
 import { allScenarios } from '../scenarios/catalog.js';
 import { scenarioFamily } from '../reports/family.js';
 import type { Report } from '../reports/schema.js';
 
-// Each harness capability: how to tell it is missing, and what to do about it.
-const CAPABILITIES: Record<string, { missing: () => boolean; fix: string }> = {
-  strace: {
-    missing: () => !straceAvailable(),
-    fix: 'strace is not installed or ptrace is not permitted here; install strace (apt-get install strace) and allow ptrace (e.g. run the container with --cap-add SYS_PTRACE)',
-  },
-};
+// Each machine dimension: how to tell it is missing, and what to do about it.
+const CAPABILITIES: Record<string, { missing: () => boolean; fix: string }> = Object.fromEntries(
+  DIMENSIONS.map((d) => [d.id, { missing: () => !dimensionAvailable(d.id), fix: `this machine lacks ${d.tool}, so ${d.untested} would not be tested; to get it: ${d.install}` }]),
+);
 
 /** The journal capabilities a hello can claim, as --require names them (plus point:<name> and fault:<name>). */
 const JOURNAL = ['sessions', 'seeding', 'outerTransactionProbe', 'kxm', 'resolution', 'sqliteWal', 'tierMode:reconciling', 'tierMode:conservative'] as const;
@@ -39,14 +36,14 @@ export function checkRequirements(values: readonly string[]): Need[] {
         journal.push(need);
         continue;
       }
-      const name = one.replace(/^harness:/, '');
+      const name = dimensionNamed(one.replace(/^harness:/, ''))?.id ?? one.replace(/^harness:/, '');
       const capability = CAPABILITIES[name];
       if (capability === undefined) {
         const near = closestIds([...Object.keys(CAPABILITIES), ...JOURNAL, ...Object.keys(PROFILES)], name, 1);
         throw new EjcError('usage', `--require ${raw}: unknown capability${near.length > 0 ? ` (did you mean ${near[0]}?)` : ''}; known: ${REQUIRABLE.join(', ')}`);
       }
       if (capability.missing()) {
-        throw new EjcError('harness_requirement', `--require ${name}: the scenarios that need it cannot run on this machine: ${capability.fix}; or drop --require ${name} to run without them (a warning names them)`);
+        throw new EjcError('harness_requirement', `--require ${name}: ${capability.fix}; or drop --require ${name} to run without it (the report then lists it under not tested)`);
       }
     }
   }

@@ -8,7 +8,7 @@ let hashes = 0;
 let native: ((text: string) => string) | null = null;
 
 /**
- * The same hash as harness/canonical-json.ts's sha256Hex (test/reference-impl/sha256.test.ts compares them). A driver
+ * The same hash as shared/canonical-json.ts's sha256Hex (test/reference-impl/sha256.test.ts compares them). A driver
  * hashes a few hundred bytes per prepare; loading node:crypto for that costs it ~5 ms of start-up CPU (node:crypto pulls
  * in streams, ciphers and key objects), the bundled JS hash ~2 ms, so a short-lived driver (most of a crash matrix's)
  * hashes in JS. The JS hash costs several times node's per call, though, which a long session (a benchmark, a

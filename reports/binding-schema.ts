@@ -41,6 +41,8 @@ export const Environment = z.object({
   trialFs: z.string().min(1),
   /** strace's version, or null when it is absent (the write-sweep scenarios are then not applicable). */
   strace: z.string().nullable(),
+  /** libfaketime's path, or null when it is absent (clock jumps are then not tested); absent in reports written before it was probed. */
+  faketime: z.string().nullable().optional(),
   /**
    * How drivers were confined: `pid-namespace` (each the init of its own PID namespace, so the kernel ends everything
    * it started with it) or `process-tree` (the fallback where namespaces cannot be made: the harness's scan alone).

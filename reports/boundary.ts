@@ -1,17 +1,28 @@
 // The fixed boundary of what a conformance report claims; every report carries it and verify insists on it verbatim.
 import type { Report } from './schema.js';
+import { DIMENSIONS } from '../shared/dimensions.js';
+import { lacks } from './not-tested.js';
+
+type Where = Pick<Report['environment'][number], 'confinement'> & Partial<Pick<Report['environment'][number], 'strace' | 'faketime' | 'sqlite'>>;
 
 /**
  * The boundary every report states: process-crash durability as observed here, nothing wider. A journal that
  * declares its durable state lives in a separate server (`externalState`) gets that server named as excluded.
  */
-export function claimBoundary(externalState?: string, environment: ReadonlyArray<Pick<Report['environment'][number], 'confinement'>> = []): Report['boundary'] {
+export function claimBoundary(externalState?: string, environment: readonly Where[] = []): Report['boundary'] {
   const fallback = environment.some((e) => e.confinement === 'process-tree');
+  // A machine without strace, libfaketime or better-sqlite3 never claims what only they show: the boundary names it as excluded.
+  const missingTools = DIMENSIONS.filter((d) => d.id !== 'pid-namespace' && environment.some((e) => lacks(e, d.id))).map(toolExclusion);
   return {
     claim: CLAIM,
     covers: [...COVERS, ...(environment.length > 0 && !fallback ? [NAMESPACE_COVER] : [])],
-    excludes: [...EXCLUDES, ...(fallback ? [PROCESS_TREE_EXCLUSION] : []), ...(externalState === undefined ? [] : [externalExclusion(externalState)])],
+    excludes: [...EXCLUDES, ...(fallback ? [PROCESS_TREE_EXCLUSION] : []), ...missingTools, ...(externalState === undefined ? [] : [externalExclusion(externalState)])],
   };
+}
+
+/** What a run on a machine without the tool of a dimension excludes. */
+export function toolExclusion(d: (typeof DIMENSIONS)[number]): string {
+  return `${d.untested}: the machine that ran it had no ${d.tool} (${d.id} not tested)`;
 }
 
 /** What a run confined to PID namespaces adds to what it covers. */

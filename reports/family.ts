@@ -7,7 +7,7 @@ export function scenarioFamily(id: string): string {
   return dot <= 0 ? id : id.slice(0, dot);
 }
 
-// scenarios/define.ts phrases every need the harness machine (not the implementation) must meet as "... on the harness machine".
+// harness/scenario.ts phrases every need the harness machine (not the implementation) must meet as "... on the harness machine".
 const HARNESS_SIDE = 'on the harness machine';
 
 /** Whether a not-applicable reason is about the harness machine (strace missing, ptrace forbidden), not the implementation. */

@@ -43,7 +43,8 @@ export function annotationLines(report: Report, kept: ReadonlyMap<string, readon
   const scope = report.scope ?? claimedScope(report.scenarios);
   // Only a conformant verdict can be read as more than it is; a failing run's exclusions are in its step summary.
   const claimed = scope.excluded.filter((g) => g.by === 'journal' && report.verdict === 'conformant').map((g, i, all) => workflowCommand('warning', { title: `ejc ${report.verdict} for the claimed scope only` }, `${exclusionLines({ complete: false, excluded: all })[i]}. The verdict says nothing about them.`));
-  return [...errors, ...warnings, ...claimed];
+  const machine = (report.notTested ?? []).map((e) => workflowCommand('warning', { title: `ejc: ${e.dimension} not tested` }, `no ${e.tool} on this runner: ${e.untested} was not tested. Install: ${e.install}; --require ${e.dimension} makes this an error.`));
+  return [...errors, ...machine, ...warnings, ...claimed];
 }
 
 // GitHub caps a step summary at 1 MiB; a long failure list is cut well before that.
@@ -63,6 +64,11 @@ export function stepSummary(report: Report, reportPath: string | null): string {
     '|---:|---:|---:|---:|---:|---:|',
     `| ${s.passed} | ${s.failed} | ${s.inconclusive} | ${s.notApplicable} | ${s.expectedFailures} | ${s.staleExpectedFailures} |`,
   ];
+  const missing = report.notTested ?? [];
+  if (missing.length > 0) {
+    lines.push('', '### ⚠️ Not tested on this machine', '', 'The runner lacked these tools; the verdict says nothing about what only they could show.', '', '| dimension | not tested | install |', '|---|---|---|');
+    for (const e of missing) lines.push(`| ${code(e.dimension)} | ${cell(e.untested)} | ${code(e.install)} |`);
+  }
   const bad = report.scenarios.filter((x) => NOT_PASSING.has(x.verdict));
   if (bad.length > 0) {
     lines.push('', '### Not passing', '');

@@ -16,7 +16,7 @@ export interface HtmlOptions {
 
 const VERDICTS = ['failed', 'stale_expected_failure', 'inconclusive', 'expected_failure', 'passed', 'not_applicable'];
 // Fields the page lays out itself; anything else a report carries is shown as it is, so newer fields are never hidden.
-const KNOWN_TOP = new Set(['schema', 'implementation', 'harness', 'seed', 'selection', 'startedAt', 'finishedAt', 'durationMs', 'verdict', 'summary', 'counts', 'scenarios', 'sections', 'reproduce', 'boundary', 'scope', 'outcomeDigest', 'contentHash']);
+const KNOWN_TOP = new Set(['schema', 'implementation', 'harness', 'seed', 'selection', 'startedAt', 'finishedAt', 'durationMs', 'verdict', 'summary', 'counts', 'scenarios', 'sections', 'reproduce', 'boundary', 'scope', 'notTested', 'outcomeDigest', 'contentHash']);
 
 /**
  * Renders a parsed report (read defensively: fields may be missing or newer than this code) as one
@@ -36,6 +36,7 @@ export function reportHtml(report: unknown, options: HtmlOptions = {}): string {
     header(r, verdict, impl),
     '<main>',
     problemsBanner(options.problems ?? []),
+    notTestedSection(r['notTested']),
     countsList(r),
     scopeSection(scopeOf(scenarios)),
     implementationSection(r, impl),
@@ -82,6 +83,14 @@ function scopeSection(scope: Scope): string {
   if (scope.complete) return '<section id="scope"><h2>Scope</h2><p>Every selected scenario applied: no claim kept any out.</p></section>';
   const items = exclusionLines(scope).map((l) => `<li>${esc(l)}</li>`).join('');
   return `<section id="scope"><h2>Not tested: excluded by the claims</h2><p>The verdict holds only for the claimed scope. These scenarios did not run:</p><ul>${items}</ul></section>`;
+}
+
+// The machine's missing dimensions, above everything but the verdict: what the verdict cannot speak for.
+function notTestedSection(value: unknown): string {
+  const entries = arr(value).map(obj);
+  if (entries.length === 0) return '';
+  const items = entries.map((e) => `<li><b>${esc(str(e['dimension'], '?'))}</b>: no ${esc(str(e['tool'], '?'))}: ${esc(str(e['untested']))}. Install: <code>${esc(str(e['install']))}</code>${arr(e['scenarios']).length > 0 ? ` (${arr(e['scenarios']).length} scenario(s) not applicable)` : ''}</li>`).join('');
+  return `<section id="not-tested" class="problems"><h2>Not tested on this machine</h2><p>The machine that ran this lacked these tools; the verdict says nothing about what only they could show.</p><ul>${items}</ul></section>`;
 }
 
 function problemsBanner(problems: readonly string[]): string {

@@ -3,6 +3,7 @@ import { canonicalJson } from '../shared/canonical-json.js';
 import { EjcError } from '../shared/errors.js';
 import { claimBoundary } from './boundary.js';
 import { claimedScope } from './scope.js';
+import { notTestedOf } from './not-tested.js';
 import { reportVerdict, sumCounts, summarize } from './derive.js';
 import type { Report, UnsealedReport } from './schema.js';
 import { compareIds, sealReport } from './seal.js';
@@ -42,6 +43,8 @@ export function mergeReports(reports: Report[], options: MergeOptions = {}): Rep
     verdict: reportVerdict(summary),
     // Shards written before the scope existed merge without one, as they were.
     ...(first.scope === undefined ? {} : { scope: claimedScope(scenarios) }),
+    // What any shard's machine lacked was not tested for the scenarios that shard ran.
+    ...(shards.every((r) => r.notTested === undefined) ? {} : { notTested: notTestedOf(shards.flatMap((r) => r.environment), scenarios) }),
     summary,
     counts: sumCounts(scenarios.flatMap((s) => s.trials)),
     scenarios,

@@ -174,6 +174,16 @@ export const Scope = z.object({
   })),
 });
 
+/** A dimension the machine could not test (harness/dimensions.ts): what it left untested, how to install it, what did not apply. */
+export const NotTested = z.object({
+  dimension: z.enum(['strace', 'clock', 'pid-namespace', 'sqlite']),
+  tool: z.string().min(1),
+  untested: z.string().min(1),
+  install: z.string().min(1),
+  /** Scenarios not applicable because of it (sorted); generated trials that left it out are not scenarios of their own. */
+  scenarios: z.array(z.string()),
+});
+
 export const Report = z.object({
   schema: z.object({ name: z.literal(REPORT_SCHEMA_NAME), version: z.literal(REPORT_SCHEMA_VERSION) }),
   implementation: z.object({
@@ -215,6 +225,8 @@ export const Report = z.object({
   settings: Settings,
   /** What the claims (and the harness machine) kept out of the run; absent in reports written before it existed. */
   scope: Scope.optional(),
+  /** The dimensions the machine lacked, derived from `environment` (empty when it had every one); absent in reports written before it existed. */
+  notTested: z.array(NotTested).optional(),
   /** Present only when the run stopped early (--bail): the scenarios it never started. Absent in a complete run. */
   partial: z.object({ reason: z.literal('bail'), stoppedAfter: z.string().min(1), notRun: z.array(z.string()) }).optional(),
   outcomeDigest: z.string().regex(/^[0-9a-f]{64}$/),
@@ -223,6 +235,7 @@ export const Report = z.object({
 
 export type Assertion = z.infer<typeof Assertion>;
 export type Scope = z.infer<typeof Scope>;
+export type NotTested = z.infer<typeof NotTested>;
 export type Kill = z.infer<typeof Kill>;
 export type Trial = z.infer<typeof Trial>;
 export type TrialEvent = z.infer<typeof TrialEvent>;

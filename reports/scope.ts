@@ -21,7 +21,7 @@ export function claimedScope(scenarios: ReadonlyArray<Pick<ScenarioResult, 'id' 
 }
 
 /**
- * The capability a not-applicable reason names (scenarios/define.ts missingNeed phrases them): `sessions`,
+ * The capability a not-applicable reason names (harness/scenario.ts missingNeed phrases them): `sessions`,
  * `tierMode:conservative`, `point:prepare.before-commit`, `fault:gate_read_fails`, `harness:strace`.
  */
 export function needOfReason(reason: string | null): string {

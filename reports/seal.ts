@@ -16,14 +16,14 @@ export function sealReport(r: UnsealedReport): Report {
 
 /**
  * The outcome view: what was found, for an implementation, seed, selection and settings. Left out:
- * timings, reproduce commands (they name shard flags), the shard, where it ran (environment, node,
+ * timings, reproduce commands (they name shard flags), the shard, where it ran (environment and the notTested it implies, node,
  * platform), which build and which files (harness.build, fingerprint: `verify --rerun` compares those
  * itself), stderr tails, trial timelines, and the raw value of every observation the contract lets vary (an
  * assertion's `observed`, a trial's `variableCounts`): so the digest is equal across machines,
  * working directories, load and sharding, and differs when a conformance finding does.
  */
 export function outcomeView(r: UnsealedReport | Report): unknown {
-  const { startedAt: _s, finishedAt: _f, durationMs: _d, reproduce: _r, fingerprint: _fp, environment: _e, counts: _c, ...rest } = stripSeal(r);
+  const { startedAt: _s, finishedAt: _f, durationMs: _d, reproduce: _r, fingerprint: _fp, environment: _e, counts: _c, notTested: _nt, ...rest } = stripSeal(r);
   const { node: _n, platform: _p, build: _b, ...harness } = rest.harness;
   const { shard: _shard, ...selection } = rest.selection;
   const scenarios = [...rest.scenarios].sort((a, b) => compareIds(a.id, b.id)).map(scenarioOutcome);

@@ -2,6 +2,7 @@
 import { canonicalJson, hasLoneSurrogate } from '../shared/canonical-json.js';
 import { claimBoundary } from './boundary.js';
 import { claimedScope } from './scope.js';
+import { notTestedOf } from './not-tested.js';
 import { reportVerdict, scenarioVerdict, sumCounts, summarize, trialVerdict, wasExpectedFailure } from './derive.js';
 import { Report, CountKeys, REPORT_SCHEMA_NAME, REPORT_SCHEMA_VERSION } from './schema.js';
 import type { Counts } from './schema.js';
@@ -170,6 +171,10 @@ function checkClaims(report: Report, problems: string[]): void {
   }
   if (canonicalJson(report.boundary) !== canonicalJson(claimBoundary(report.implementation.capabilities.externalState, report.environment))) {
     problems.push('$.boundary: differs from the fixed boundary of the claim (process-crash durability only)');
+  }
+  // A report that hid a dimension its machine lacked would claim what only the missing tool could show.
+  if (report.notTested !== undefined && canonicalJson(report.notTested) !== canonicalJson(notTestedOf(report.environment, report.scenarios))) {
+    problems.push('$.notTested: differs from the dimensions its environment lacked (strace, libfaketime, PID namespaces)');
   }
   // A report that hid what its claims kept out would overstate its verdict: the scope must be what the scenarios show.
   if (report.scope !== undefined && canonicalJson(report.scope) !== canonicalJson(claimedScope(report.scenarios))) {

@@ -12,7 +12,8 @@ import { reportVerdict, summarize, sumCounts } from '../reports/derive.js';
 import { sealReport } from '../reports/seal.js';
 import { claimedScope } from '../reports/scope.js';
 import { claimBoundary } from '../reports/boundary.js';
-import { describeEnvironment } from '../reports/environment.js';
+import { notTestedOf } from '../reports/not-tested.js';
+import { describeEnvironment } from '../harness/machine-environment.js';
 import { fingerprintImplementation, harnessVersion, probe, referenceAdapterPath, resolveForSpawn, sortedCaps, REFERENCE_MODULE } from '../harness/implementation.js';
 import { harnessBuild } from '../reports/harness-build.js';
 import { settingsOf, type FamilySettings } from '../reports/settings.js';
@@ -112,6 +113,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     durationMs: finishedAt.getTime() - startedAt.getTime(),
     verdict: reportVerdict(summary),
     scope: claimedScope(results),
+    notTested: notTestedOf([describeEnvironment(options.shard?.index ?? null)], results),
     summary,
     counts: sumCounts(results.flatMap((r) => r.trials)),
     scenarios: results,

@@ -1,7 +1,7 @@
 // The exploration as a conformance report: one scenario per trial of the stream, the shrunk counterexample, and its replay command.
 import type { HelloResult } from '../../shared/protocol/schemas.js';
 import { REFERENCE_MODULE, fingerprintImplementation, harnessVersion, referenceAdapterPath, sortedCaps } from '../implementation.js';
-import { describeEnvironment } from '../../reports/environment.js';
+import { describeEnvironment } from '../machine-environment.js';
 import { harnessBuild } from '../../reports/harness-build.js';
 import { settingsOf } from '../../reports/settings.js';
 import { maskValue } from '../../shared/secrets/mask.js';
@@ -9,6 +9,7 @@ import { REPORT_SCHEMA_NAME, REPORT_SCHEMA_VERSION, type Launch, type Report, ty
 import { reportVerdict, scenarioVerdict, summarize, sumCounts } from '../../reports/derive.js';
 import { sealReport } from '../../reports/seal.js';
 import { claimBoundary } from '../../reports/boundary.js';
+import { notTestedOf } from '../../reports/not-tested.js';
 import type { Features, TrialCase } from './case.js';
 import type { Shrunk, StreamTrial } from './explorer.js';
 import { machineFeatures, type Profile } from './features.js';
@@ -69,6 +70,7 @@ export function buildExploreReport(x: ExploreReportInput): Report {
     summary,
     counts: sumCounts(scenarios.flatMap((s) => s.trials)),
     scenarios,
+    notTested: notTestedOf([describeEnvironment(o.shard?.index ?? null)], scenarios),
     sections: { explore: section, exploreSettings: exploreSettings(o, x.features) },
     reproduce: { run: ['npx ejc', ...o.argv.map(shellQuote)].join(' '), verify: 'npx ejc verify report.json' },
     boundary: claimBoundary(undefined, [describeEnvironment(o.shard?.index ?? null)]),

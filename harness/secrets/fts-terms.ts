@@ -1,5 +1,6 @@
 // The terms a SQLite file's full-text indexes hold, read through the indexes themselves, and a canary kept as trigrams.
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { sqliteReader } from './sqlite-reader.js';
 import { CANARY_PREFIX } from '../../shared/secrets/canary-nonce.js';
 
 const SCHEMA_HINT = /using\s+fts[345]/i;
@@ -34,7 +35,8 @@ export function ftsTerms(db: Database.Database): string[] | null {
  * and has not checkpointed is not in the image (hidden-copies.ts reads a copy of both).
  */
 export function imageTerms(data: Buffer, folded: string): string[] | null {
-  if (!SCHEMA_HINT.test(folded)) return null;
+  const Sqlite = SCHEMA_HINT.test(folded) ? sqliteReader() : null;
+  if (Sqlite === null) return null;
   let db: Database.Database | null = null;
   try {
     // A WAL database's header says so (file format versions 2), which an in-memory image cannot be opened with: the
@@ -42,7 +44,7 @@ export function imageTerms(data: Buffer, folded: string): string[] | null {
     const image = Buffer.from(data);
     if (image[18] === 2) image[18] = 1;
     if (image[19] === 2) image[19] = 1;
-    db = new Database(image);
+    db = new Sqlite(image);
     return ftsTerms(db);
   } catch {
     return null; // torn or not a database after all

@@ -13,7 +13,7 @@ const PROXY = fileURLToPath(new URL('../fixtures/allowed/held-python-proxy.py', 
 const HELD = /^the driver held at .* sends nothing and changes none of its files until resumed$/;
 
 function run(command: string, scenarios: readonly string[]): Promise<Report> {
-  return runConformance({ launch: { kind: 'command', command }, scenarioPatterns: [...scenarios], tags: [], seed: 1, shard: null, expectFailures: new Set(), keep: 'none', timeoutMs: 10_000, argv: ['run'] });
+  return runConformance({ launch: { kind: 'command', command }, scenarioPatterns: [...scenarios], tags: [], seed: 1, shard: null, expectFailures: new Set(), keep: 'none', timeoutMs: 60_000, argv: ['run'] });
 }
 
 /** Each hold's evidence (an assertion's observed value): whether /proc proved the driver blocked. */
@@ -24,7 +24,7 @@ function holds(report: Report): Array<{ passed: boolean; proven: boolean }> {
 // Side by side: the catches must not depend on the machine being idle, and the file's wall time stays small.
 describe.concurrent('announced crash points that do not block', () => {
   for (const name of realistic.GAP_COMMANDS) {
-    it(`realistic/${name} fails both crash-points-block scenarios on seed 1`, { timeout: 120_000 }, async () => {
+    it(`realistic/${name} fails both crash-points-block scenarios on seed 1`, async () => {
       const report = await run(`node ${realistic.realisticModule(name)}`, SCENARIOS);
       expectFailed(report, SCENARIOS);
       const findings = report.scenarios.flatMap((s) => s.trials.flatMap((t) => t.assertions.filter((a) => !a.passed && a.conclusive === true).map((a) => a.name)));
@@ -32,14 +32,14 @@ describe.concurrent('announced crash points that do not block', () => {
     });
   }
 
-  it('realistic/lease-renewed-while-held, which sends nothing but writes while held, fails on its files', { timeout: 120_000 }, async () => {
+  it('realistic/lease-renewed-while-held, which sends nothing but writes while held, fails on its files', async () => {
     const report = await run(`node ${realistic.realisticModule('lease-renewed-while-held')}`, ['claims.crash-points-block']);
     expectFailed(report, ['claims.crash-points-block']);
     const failed = report.scenarios.flatMap((s) => s.trials.flatMap((t) => t.assertions.filter((a) => HELD.test(a.name) && !a.passed).map((a) => [a.conclusive, a.actual])));
     expect(failed).toEqual([[true, 'changed while held: writer.lease'], [true, 'changed while held: writer.lease']]);
   });
 
-  it('a Python journal that blocks at each announced point passes, with its holds proven blocked from /proc', { timeout: 120_000 }, async () => {
+  it('a Python journal that blocks at each announced point passes, with its holds proven blocked from /proc', async () => {
     const report = await run(`python3 ${PROXY}`, SCENARIOS);
     expect(report.scenarios.map((s) => [s.id, s.verdict])).toEqual(SCENARIOS.map((id) => [id, 'passed']));
     const seen = holds(report);
@@ -48,7 +48,7 @@ describe.concurrent('announced crash points that do not block', () => {
     expect(seen.some((h) => h.proven)).toBe(true);
   });
 
-  it('a slow Python journal that polls stdin while held is never flagged: its holds end unproven and pass', { timeout: 120_000 }, async () => {
+  it('a slow Python journal that polls stdin while held is never flagged: its holds end unproven and pass', async () => {
     const report = await run(`python3 ${PROXY} --slow`, ['claims.crash-points-block']);
     expect(report.scenarios.map((s) => s.verdict)).toEqual(['passed']);
     expect(holds(report)).toEqual([{ passed: true, proven: false }, { passed: true, proven: false }]);

@@ -25,7 +25,7 @@ describe('--require for journal capabilities', () => {
     expect(message).toContain('implement it and set capabilities.sessions: true in hello (then those scenarios run), or drop sessions from --require');
   });
 
-  it('fails the gate (exit 1) after the run when the journal lacks a required capability', { timeout: 60_000 }, async () => {
+  it('fails the gate (exit 1) after the run when the journal lacks a required capability', async () => {
     const r = await ejc(['run', '--impl', LEDGER, '--scenario', 'claims.storage-matches-hello', '--scenario', 'cp10.session.disclose-once', '--require', 'sessions,sqliteWal']);
     expect(r.stdout).toMatch(/^verdict: conformant/);
     expect(r.stderr).toContain("ejc: requirement_unmet: --require sessions: the journal's hello does not claim sessions, so 1 scenario(s) (cp10) did not run and the verdict says nothing about them");

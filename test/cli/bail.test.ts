@@ -43,5 +43,5 @@ describe('ejc run --bail', () => {
     // Tampering with the mark is caught: a partial report may not hide a scenario it ran among the ones it did not.
     const forged = { ...report, partial: { ...report.partial!, notRun: [...report.partial!.notRun, report.partial!.stoppedAfter] } };
     expect(verifyReport(forged).problems).toContain(`$.partial.notRun[2]: ${report.partial!.stoppedAfter} is also among the scenarios that ran`);
-  }, 60_000);
+  });
 });

@@ -1,4 +1,4 @@
-// Debian's headless Chromium driven by playwright-core (never a downloaded browser), as .ci/run installs it.
+// Debian's headless Chromium driven by playwright-core (never a downloaded browser), as npm test's setup step (scripts/setup-machine.sh) installs it.
 import { existsSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -11,7 +11,7 @@ const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', 
 
 /** A fresh browser with its own --user-data-dir under `parent` (which the caller removes). */
 export async function launchChromium(parent: string): Promise<BrowserContext> {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium package (apt-get install chromium; .ci/run does)`);
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: install Debian's chromium package (apt-get install chromium; npm test's setup step does)`);
   const userDataDir = await mkdtemp(join(parent, 'chromium-profile-'));
   return chromium.launchPersistentContext(userDataDir, { executablePath: CHROMIUM, headless: true, args: FLAGS, viewport: { width: 1280, height: 900 } });
 }

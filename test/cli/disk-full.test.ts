@@ -43,7 +43,7 @@ beforeAll(async () => {
     env: { W: tmp.path, EJC, BROKEN, CI: 'true' },
   });
   if (ns.exitCode !== 0) throw new Error(`the private-mount namespace failed (exit ${ns.exitCode}): ${ns.stderr}; these tests need root with unshare -m and tmpfs mounts`);
-}, 120_000);
+});
 
 afterAll(async () => {
   await tmp?.cleanup();

@@ -10,7 +10,7 @@ import { ejc } from './ejc-process.js';
 
 const BROKEN = fileURLToPath(new URL('../broken/broken-journal.mjs', import.meta.url));
 // The gate of this journal never refuses: cp02 fails, cp04 passes.
-const IMPL = ['--impl', BROKEN, '--impl-option', 'defect=retries-after-ambiguous', '--timeout', '10000'];
+const IMPL = ['--impl', BROKEN, '--impl-option', 'defect=retries-after-ambiguous', '--timeout', '60000'];
 const SCENARIOS = ['--scenario', 'cp02.after-prepare.tier3', '--scenario', 'cp04.after-settle'];
 
 let tmp: { path: string; cleanup: () => Promise<void> };

@@ -28,7 +28,7 @@ describe('lane processes', () => {
     expect(b.scenarios.map((s) => s.id)).toEqual(catalogOrder);
     expect(Object.keys(a.sections)).not.toEqual([]);
     expect(JSON.stringify(b.sections)).toBe(JSON.stringify(a.sections));
-  }, 120_000);
+  });
 
   it('SIGTERM of a run at --jobs 2 ends every lane and driver and removes the trial directories before it exits 143', async () => {
     const tag = newTag('lanes-sigterm');
@@ -51,7 +51,7 @@ describe('lane processes', () => {
       await killOwn(tag);
       await rm(tmp, { recursive: true, force: true });
     }
-  }, 120_000);
+  });
 });
 
 async function until(condition: () => boolean, maxMs = 60_000): Promise<void> {

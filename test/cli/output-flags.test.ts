@@ -18,7 +18,7 @@ describe('the CLI wiring', () => {
     expect(far.exitCode).toBe(3);
     expect(far.stderr).toBe('ejc: usage error: unknown flag --xyz for ejc run; see ejc run --help');
     expect(require.exitCode).toBe(3);
-    expect(require.stderr).toContain('--require strase: unknown capability (did you mean strace?); known: strace, sessions,');
+    expect(require.stderr).toContain('--require strase: unknown capability (did you mean strace?); known: strace, clock, pid-namespace, sqlite, sessions,');
   });
 
   it('explains a glob as JSON, and cuts list to the terminal width', async () => {
@@ -87,8 +87,8 @@ describe('a scenario family the harness machine cannot run', () => {
       expect(r.stdout).toContain('::warning title=ejc%3A sweep not run::1 sweep scenario(s) did not run');
       expect(await readFile(summary, 'utf8')).toContain('| <code>sweep</code> | 1 | needs strace on the harness machine (with ptrace permitted) ⚠️ harness-side |');
       const required = await ejc(['run', '--scenario', 'sweep.prepare.every-write', '--require', 'strace'], { env: NO_STRACE });
-      expect(required.exitCode).toBe(3);
-      expect(required.stderr).toContain('ejc: harness_requirement: --require strace: the scenarios that need it cannot run on this machine: strace is not installed');
+      expect(required.exitCode).toBe(4);
+      expect(required.stderr).toContain('ejc: harness_requirement: --require strace: this machine lacks strace (with ptrace permitted), so a SIGKILL at every durable write');
     } finally {
       await tmp.cleanup();
     }

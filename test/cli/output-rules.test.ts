@@ -59,7 +59,7 @@ describe('the terminal summary', () => {
     expect(text).toContain('report: out/report.json');
   });
 
-  it('recognises the harness-side reasons scenarios/define.ts gives, and only those', () => {
+  it('recognises the harness-side reasons harness/scenario.ts gives, and only those', () => {
     const caps = { crashPoints: [], faults: [], tierMode: 'conservative' as const, sessions: false, seeding: true, outerTransactionProbe: true };
     const strace = missingNeed(['harness:strace'], caps);
     // On a machine with strace the need is met; its reason is the one the summary must recognise either way.

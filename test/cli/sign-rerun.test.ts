@@ -27,7 +27,7 @@ beforeAll(async () => {
   expect(run.exitCode, run.stderr).toBe(0);
   reportPath = join(tmp.path, 'run', 'report.json');
   report = JSON.parse(await readFile(reportPath, 'utf8')) as Report;
-}, 120_000);
+});
 afterAll(async () => {
   await tmp.cleanup();
 });
@@ -103,7 +103,7 @@ describe('ejc verify --rerun', () => {
     expect(r.stdout).toContain(`cp04.after-settle: passed; trials[0].assertions[0].actual: "edited" → ${JSON.stringify(original)}`);
     expect(r.stdout).not.toContain('identity.scope-exact:');
     expect(r.stdout).toContain(`the implementation files match the report's fingerprint ${report.fingerprint.digest}`);
-  }, 120_000);
+  });
 
   it('runs nothing a crafted report names: it prints the command and refuses, or runs the auditor\'s implementation', async () => {
     const marker = join(tmp.path, 'pwned');
@@ -144,5 +144,5 @@ describe('ejc verify --rerun', () => {
     const accepted = await ejc(['verify', path, '--rerun', '--accept-report-command']);
     expect(accepted.stderr).toContain(`running the implementation as the report names it (--accept-report-command): --cmd ${JSON.stringify(command)}`);
     expect(existsSync(marker)).toBe(true);
-  }, 120_000);
+  });
 });

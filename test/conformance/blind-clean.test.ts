@@ -11,7 +11,7 @@ const BLIND = ['identity.tier1-key.equal-args-distinct', 'kxm.lease.sub-second-e
 describe('the spec-only-journal scenarios against journals without a blind bug', () => {
   for (const c of BLIND_CLEAN) {
     it(`${c.name} passes the ${c.passed} it can run`, async () => {
-      const report = await runConformance({ launch: c.launch, scenarioPatterns: BLIND, tags: [], seed: 1, shard: null, expectFailures: new Set(), keep: 'none', timeoutMs: 10_000, argv: ['run'] });
+      const report = await runConformance({ launch: c.launch, scenarioPatterns: BLIND, tags: [], seed: 1, shard: null, expectFailures: new Set(), keep: 'none', timeoutMs: 60_000, argv: ['run'] });
       const all = Object.fromEntries(report.scenarios.map((s) => [s.id, s.verdict === 'passed' || s.verdict === 'not_applicable' ? s.verdict : `${s.verdict}: ${s.reason ?? ''}`]));
       expect(Object.keys(all).sort(), 'every one of these scenarios was selected').toEqual([...BLIND].sort());
       expect(Object.values(all).filter((v) => v !== 'passed' && v !== 'not_applicable'), JSON.stringify(all)).toEqual([]);

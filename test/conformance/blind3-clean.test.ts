@@ -11,7 +11,7 @@ const BLIND3 = ['concurrency.interleaved-writers-keep-rows', 'identity.tool-ids-
 describe('the third spec-only round scenarios against journals without a blind3 bug', () => {
   for (const c of BLIND3_CLEAN) {
     it(`${c.name} passes the ${c.passed} it can run`, async () => {
-      const report = await runConformance({ launch: c.launch, scenarioPatterns: BLIND3, tags: [], seed: 1, shard: null, expectFailures: new Set(), keep: 'none', timeoutMs: 10_000, argv: ['run'] });
+      const report = await runConformance({ launch: c.launch, scenarioPatterns: BLIND3, tags: [], seed: 1, shard: null, expectFailures: new Set(), keep: 'none', timeoutMs: 60_000, argv: ['run'] });
       const all = Object.fromEntries(report.scenarios.map((s) => [s.id, s.verdict === 'passed' || s.verdict === 'not_applicable' ? s.verdict : `${s.verdict}: ${s.reason ?? ''}`]));
       expect(Object.keys(all).sort(), 'every blind3.* scenario was selected').toEqual([...BLIND3].sort());
       expect(Object.values(all).filter((v) => v !== 'passed' && v !== 'not_applicable'), JSON.stringify(all)).toEqual([]);

@@ -12,7 +12,7 @@ function options(seed: number): RunOptions {
     shard: null,
     expectFailures: new Set(),
     keep: 'none',
-    timeoutMs: 10_000,
+    timeoutMs: 60_000,
     argv: ['run', '--seed', String(seed)],
   };
 }

@@ -64,7 +64,7 @@ describe('outcome digest under load', () => {
     });
     for (const o of observed) expect([1, 2]).toContain(o.notices);
     process.stdout.write(`concurrent-resume observations under load: ${JSON.stringify(observed)}\n`);
-  }, 300_000);
+  });
 
   it('records the allowance, not the order: a race forced each way gives one scenario outcome', async () => {
     const forced = (order: string): Promise<Report> =>
@@ -88,5 +88,5 @@ describe('outcome digest under load', () => {
     expect(trialOf(twice).counts.disclosures).toBe(trialOf(once).counts.disclosures + 1);
     // ...and their outcomes are one.
     expect(scenarioOutcome(once.scenarios[0]!)).toEqual(scenarioOutcome(twice.scenarios[0]!));
-  }, 120_000);
+  });
 });

@@ -1,4 +1,6 @@
-// Runs a target table's scenarios against one journal (a module, or a .py driver): seed 1, no shard, nothing kept, 10 s per operation.
+// Runs a target table's scenarios against one journal (a module, or a .py driver): seed 1, no shard, nothing kept, 60 s per operation (a
+// bound on a hung journal, not a speed check: under load an operation of a broken journal can take seconds, and a
+// timeout would turn its failure into an inconclusive).
 import { runConformance } from '../../runner/run-conformance.js';
 import type { Report } from '../../reports/schema.js';
 
@@ -13,7 +15,7 @@ export function runTargetScenarios(module: string, options: Record<string, strin
     shard: null,
     expectFailures: new Set(),
     keep: 'none',
-    timeoutMs: 10_000,
+    timeoutMs: 60_000,
     argv: ['run'],
   });
 }

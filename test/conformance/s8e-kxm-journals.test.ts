@@ -8,7 +8,7 @@ import { S8E_KXM_CLEAN, S8E_KXM_SCENARIOS } from './s8e-kxm-targets.js';
 describe('S8e/KXM red-team scenarios against journals without such a bug', () => {
   for (const c of S8E_KXM_CLEAN) {
     it(`${c.name} passes the ${c.passed} it can run`, async () => {
-      const report = await runConformance({ launch: c.launch, scenarioPatterns: [...S8E_KXM_SCENARIOS], tags: [], seed: 1, shard: null, expectFailures: new Set(), keep: 'none', timeoutMs: 10_000, argv: ['run'] });
+      const report = await runConformance({ launch: c.launch, scenarioPatterns: [...S8E_KXM_SCENARIOS], tags: [], seed: 1, shard: null, expectFailures: new Set(), keep: 'none', timeoutMs: 60_000, argv: ['run'] });
       const all = Object.fromEntries(report.scenarios.map((s) => [s.id, s.verdict === 'passed' || s.verdict === 'not_applicable' ? s.verdict : `${s.verdict}: ${s.reason ?? ''}`]));
       expect(Object.keys(all).sort(), 'every scenario was selected').toEqual([...S8E_KXM_SCENARIOS]);
       expect(Object.values(all).filter((v) => v !== 'passed' && v !== 'not_applicable'), JSON.stringify(all)).toEqual([]);

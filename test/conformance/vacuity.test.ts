@@ -11,8 +11,11 @@ import type { Report } from '../../reports/schema.js';
 const BROKEN = fileURLToPath(new URL('../broken/broken-journal.mjs', import.meta.url));
 
 // Each run carries its own tag: other worktrees run the same defects of the same module at the same time.
+// A short --timeout only where the timeout is what the test waits for (a hang); elsewhere a generous one, so a slow
+// operation on a busy machine is never mistaken for the cause under test.
 async function runMisbehaving(defect: string, scenario: string, tag: string): Promise<{ exitCode: number; report: Report }> {
-  const r = await ejc(['run', '--impl', BROKEN, '--impl-option', `defect=${defect}`, '--scenario', scenario, '--timeout', '5000', '--json'], { env: { [TAG_VAR]: tag } });
+  const timeout = defect.startsWith('hangs-') ? '5000' : '60000';
+  const r = await ejc(['run', '--impl', BROKEN, '--impl-option', `defect=${defect}`, '--scenario', scenario, '--timeout', timeout, '--json'], { env: { [TAG_VAR]: tag } });
   return { exitCode: r.exitCode, report: JSON.parse(r.stdout) as Report };
 }
 

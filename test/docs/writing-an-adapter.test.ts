@@ -56,7 +56,7 @@ describe('docs/writing-an-adapter.md', () => {
         return;
       }
       await runCommandBlock(consumer, block);
-    }, 120_000);
+    });
   }
 });
 

@@ -99,7 +99,7 @@ function referenceAt(launch: Launch, features: ExploreRun['features'], trial: nu
   let verdict = referenceVerdicts.get(key);
   if (!verdict) {
     verdict = (async () => {
-      const run = await explorer(launch, 10_000, features);
+      const run = await explorer(launch, 60_000, features);
       const { result } = await once(run, trialCase(features), trialSeed(SEED, trial - 1), null, `bites.ref-${trial}`);
       return { verdict: result.trial.verdict, why: result.violation?.clause ?? result.trial.inconclusiveReason ?? '' };
     })();
@@ -123,13 +123,13 @@ describe(`explore catches every broken journal within ${CATCH_BUDGET} generated 
   });
 
   it.skipIf(FULL)('each broken journal fails its recorded generated trial, and the reference journal passes that same trial', { timeout: 20 * 60_000 }, async () => {
-    const probeRun = await explorer({ kind: 'module', module: REFERENCE, options: {} }, 10_000);
-    // The recorded trials were generated for a machine with strace and libfaketime (.ci/run installs both).
+    const probeRun = await explorer({ kind: 'module', module: REFERENCE, options: {} }, 60_000);
+    // The recorded trials were generated for a machine with strace and libfaketime (npm test's setup step, scripts/setup-machine.sh, installs both).
     expect(machineFeatures(probeRun.features), 'this machine must offer what the recorded streams used').toBe(table.machine);
     const problems: string[] = [];
     await mapPool(Object.entries(table.catches), 2, async ([name, c]) => {
       const target = targets.find((t) => t.name === name)!;
-      const run = await explorer(target.launch, 10_000);
+      const run = await explorer(target.launch, 60_000);
       const { result } = await once(run, trialCase(run.features), trialSeed(SEED, c.trial - 1), null, `bites.${c.trial - 1}`);
       const verdict = result.trial.verdict;
       if (verdict !== 'failed') problems.push(`${name}: trial ${c.trial} is ${verdict} (${result.trial.inconclusiveReason ?? ''}), not failed`);
@@ -149,12 +149,12 @@ describe(`explore catches every broken journal within ${CATCH_BUDGET} generated 
     const groups = [...new Set(targets.map((t) => JSON.stringify(referenceLike(t))))];
     await mapPool([...groups.map((g) => ({ reference: JSON.parse(g) as Launch })), ...targets.map((t) => ({ target: t }))], 2, async (job) => {
       if ('reference' in job) {
-        const run = await explorer(job.reference, 10_000);
+        const run = await explorer(job.reference, 60_000);
         const stream = await runStream(run, { seed: SEED, trials: CATCH_BUDGET, deadline: null, jobs: 1, shard: null, idOf: (i) => `bites.ref.${i}` });
         reference.set(JSON.stringify(job.reference), stream.map((t) => t.result.trial.verdict[0]).join(''));
         return;
       }
-      const run = await explorer(job.target.launch, 10_000);
+      const run = await explorer(job.target.launch, 60_000);
       const stream = await runStream(run, { seed: SEED, trials: CATCH_BUDGET, deadline: null, jobs: 1, shard: null, idOf: (i) => `bites.${i}` });
       const first = stream.find((t) => t.result.trial.verdict === 'failed');
       if (!first) {
@@ -174,7 +174,7 @@ describe(`explore catches every broken journal within ${CATCH_BUDGET} generated 
         expect(shrunk?.replayFailed, `${job.target.name}: the shrunk counterexample's replay`).toBe(true);
       }
     });
-    const machine = machineFeatures((await explorer({ kind: 'module', module: REFERENCE, options: {} }, 10_000)).features);
+    const machine = machineFeatures((await explorer({ kind: 'module', module: REFERENCE, options: {} }, 60_000)).features);
     const sorted = Object.fromEntries(Object.entries(found).sort(([a], [b]) => (a < b ? -1 : 1)));
     if (WRITE) writeFileSync(TABLE, `${JSON.stringify({ seed: SEED, budget: CATCH_BUDGET, machine, catches: sorted }, null, 2)}\n`);
     process.stdout.write(`reference over the budget: ${[...reference].map(([l, v]) => `${l} ${v}`).join('; ')}\nmissed: ${missed.join('; ') || 'none'}\n`);

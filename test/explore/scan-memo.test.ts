@@ -16,7 +16,7 @@ let t: TrialContext;
 beforeEach(async () => {
   dir = await createTrialDir('ejc-scan-memo');
   const capabilities = { crashPoints: [], faults: [], tierMode: 'conservative' as const, sessions: false, seeding: false, outerTransactionProbe: false };
-  t = new TrialContext({ id: 'scan#1', seed: 1, dir: dir.path, launch: resolveForSpawn(tinyLaunch()), timeoutMs: 20_000, capabilities });
+  t = new TrialContext({ id: 'scan#1', seed: 1, dir: dir.path, launch: resolveForSpawn(tinyLaunch()), timeoutMs: 60_000, capabilities });
   t.enableHistory();
 });
 afterEach(async () => {

@@ -22,7 +22,7 @@ const start = async (options: Record<string, string> = {}, stderrFile?: string) 
     await startDriver(tinyLaunch(options), {
       label: 'primary',
       cwd: root,
-      timeoutMs: 20_000,
+      timeoutMs: 60_000,
       ...(stderrFile === undefined ? {} : { stderrFile }),
     }),
   );
@@ -42,7 +42,7 @@ describe('host driver', () => {
 
   it('serves a CommonJS (.cjs) adapter, which it require()s: module.exports as the factory, as import() would give it', async () => {
     const launch = { kind: 'module' as const, module: join(root, 'test', 'fixtures', 'adapters', 'tiny-commonjs.cjs'), options: { name: 'cjs-renamed' } };
-    const driver = pool.track(await startDriver(launch, { label: 'primary', cwd: root, timeoutMs: 20_000 }));
+    const driver = pool.track(await startDriver(launch, { label: 'primary', cwd: root, timeoutMs: 60_000 }));
     expect(driver.hello).toMatchObject({ name: 'cjs-renamed', version: '0.0.2', protocolVersion: 1 });
     expect(await driver.call('open', { dir: trial.path, armedCrashPoints: [] })).toMatchObject({ kind: 'result', result: { files: [] } });
   });
@@ -115,7 +115,7 @@ describe('host driver', () => {
   const referenceAdapter = join(root, 'dist', 'reference-impl', 'adapter.js');
   it.skipIf(!existsSync(referenceAdapter))('says hello through the compiled reference adapter', async () => {
     const driver = pool.track(
-      await startDriver({ kind: 'module', module: referenceAdapter, options: {} }, { label: 'reference', cwd: root, timeoutMs: 20_000 }),
+      await startDriver({ kind: 'module', module: referenceAdapter, options: {} }, { label: 'reference', cwd: root, timeoutMs: 60_000 }),
     );
     expect(driver.hello.protocolVersion).toBe(1);
     expect(driver.hello.name.length).toBeGreaterThan(0);

@@ -17,7 +17,7 @@ afterEach(async () => {
   await trial.cleanup();
 });
 
-const opts = (timeoutMs = 20_000) => ({ label: 'primary', cwd: root, timeoutMs });
+const opts = (timeoutMs = 60_000) => ({ label: 'primary', cwd: root, timeoutMs });
 
 describe('killing drivers', () => {
   it('kills at a protocol boundary (after a response) and reports SIGKILL by the harness', async () => {

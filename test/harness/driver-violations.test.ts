@@ -10,7 +10,7 @@ afterEach(async () => {
   await pool.killAll();
 });
 
-const opts = { label: 'suspect', cwd: root, timeoutMs: 20_000 };
+const opts = { label: 'suspect', cwd: root, timeoutMs: 60_000 };
 
 async function violationFrom(mode: string, call: (d: Awaited<ReturnType<typeof startDriver>>) => Promise<unknown>) {
   const driver = pool.track(await startDriver(fakeLaunch(mode), opts));

@@ -42,7 +42,7 @@ export function pidExists(pid: number): boolean {
 }
 
 /** Polls until the pid is gone from the process table: an orphaned zombie waits for init to reap it. */
-export async function waitUntilGone(pid: number, maxMs = 15_000): Promise<boolean> {
+export async function waitUntilGone(pid: number, maxMs = 120_000): Promise<boolean> {
   const deadline = Date.now() + maxMs;
   while (Date.now() < deadline) {
     if (!pidExists(pid)) return true;

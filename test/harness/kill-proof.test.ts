@@ -32,7 +32,7 @@ afterEach(async () => {
 });
 
 const grandchildLaunch = { kind: 'module' as const, module: join(fixtures, 'adapters', 'tiny-with-grandchild.mjs'), options: {} };
-const opts = () => ({ label: 'primary', cwd: root, timeoutMs: 20_000, env: { [TAG_VAR]: tag } });
+const opts = () => ({ label: 'primary', cwd: root, timeoutMs: 60_000, env: { [TAG_VAR]: tag } });
 
 describe('the tree of a driver', () => {
   it('is its group and session, the carriers of its mark, and their descendants by parentage', () => {
@@ -195,7 +195,7 @@ async function holdFileInNamespace(file: string): Promise<{ pid: number }> {
   return { pid };
 }
 
-async function until(condition: () => boolean, maxMs = 30_000): Promise<void> {
+async function until(condition: () => boolean, maxMs = 120_000): Promise<void> {
   const deadline = Date.now() + maxMs;
   while (!condition()) {
     if (Date.now() > deadline) throw new Error('condition not reached');

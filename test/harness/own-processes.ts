@@ -43,7 +43,7 @@ export function ownProcesses(tag: string): OwnProcess[] {
 /** SIGKILLs whatever still carries the tag and waits until it is dead; returns what it found alive. */
 export async function killOwn(tag: string): Promise<OwnProcess[]> {
   const left = ownProcesses(tag);
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 120_000;
   for (let live = left; live.length > 0 && Date.now() < deadline; live = ownProcesses(tag)) {
     for (const p of live) {
       try {

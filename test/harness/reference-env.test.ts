@@ -28,7 +28,7 @@ afterEach(async () => {
 
 // The variable as the running driver process sees it, read from its environment in /proc.
 async function driverSees(launch: Launch, name: string): Promise<string | null> {
-  const t = new TrialContext({ id: `${name}#1`, seed: 1, dir: join(dir.path), launch, timeoutMs: 20_000, capabilities });
+  const t = new TrialContext({ id: `${name}#1`, seed: 1, dir: join(dir.path), launch, timeoutMs: 60_000, capabilities });
   try {
     const client = await t.driver('primary', { journalDir: join(dir.path, name) });
     const env = readFileSync(`/proc/${client.handle.pid}/environ`, 'utf8').split('\0');

@@ -12,7 +12,7 @@ let t: TrialContext;
 beforeEach(async () => {
   dir = await createTrialDir('ejc-start-ahead');
   const capabilities = { crashPoints: ['prepare.before-commit'], faults: [], tierMode: 'conservative' as const, sessions: false, seeding: false, outerTransactionProbe: false };
-  t = new TrialContext({ id: 'ahead#1', seed: 1, dir: dir.path, launch: resolveForSpawn(tinyLaunch()), timeoutMs: 20_000, capabilities });
+  t = new TrialContext({ id: 'ahead#1', seed: 1, dir: dir.path, launch: resolveForSpawn(tinyLaunch()), timeoutMs: 60_000, capabilities });
 });
 afterEach(async () => {
   await t.killAll();

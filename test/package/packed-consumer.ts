@@ -73,13 +73,17 @@ export function consumerEnv(tmpdir: string): Record<string, string> {
     if (v === undefined || /^(__)?VITEST|^TEST$|^NODE_ENV$|^NODE_OPTIONS$/.test(k)) continue;
     env[k] = v;
   }
-  return { ...env, TMPDIR: tmpdir, CI: 'true', NO_COLOR: '1', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false' };
+  // npm_config_yes=false: `npx ejc` runs the installed bin or fails; it never fetches a registry package of that name.
+  return { ...env, TMPDIR: tmpdir, CI: 'true', NO_COLOR: '1', npm_config_audit: 'false', npm_config_fund: 'false', npm_config_update_notifier: 'false', npm_config_yes: 'false' };
 }
 
-// The consumer gets this repo's compiled better-sqlite3 binary (same pinned version) and its vitest.
+// The consumer gets this repo's compiled better-sqlite3 binary (same pinned version) when it installed the optional
+// package (not with --omit=optional), and this repo's vitest.
 async function reuseNativeAndVitest(path: string): Promise<void> {
   const modules = join(path, 'node_modules');
-  await cp(join(REPO, 'node_modules', 'better-sqlite3', 'build'), join(modules, 'better-sqlite3', 'build'), { recursive: true });
+  if (existsSync(join(modules, 'better-sqlite3'))) {
+    await cp(join(REPO, 'node_modules', 'better-sqlite3', 'build'), join(modules, 'better-sqlite3', 'build'), { recursive: true });
+  }
   await symlink(join(REPO, 'node_modules', 'vitest'), join(modules, 'vitest'), 'dir');
   await mkdir(join(modules, '.bin'), { recursive: true });
   if (!(await readdir(join(modules, '.bin'))).includes('vitest')) {

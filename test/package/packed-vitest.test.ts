@@ -1,5 +1,5 @@
 // The published package, installed by name into a separate consumer: its vitest entry, its public API, its privacy.
-import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, realpath, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,7 +31,7 @@ interface VitestJson {
 let consumer: PackedConsumer;
 beforeAll(async () => {
   consumer = await createPackedConsumer();
-}, 120_000);
+});
 afterAll(async () => {
   await consumer?.cleanup();
 });
@@ -61,6 +61,16 @@ describe('effect-journal-conformance installed from its npm pack tarball', () =>
     expect(result.exports).toEqual(expect.arrayContaining(['runConformance', 'verifyReport', 'createReferenceJournal', 'JournalError']));
     expect(result.types).toBe('functionfunctionfunction');
     expect(result.internal).toBe('ERR_PACKAGE_PATH_NOT_EXPORTED');
+  });
+
+  it('npx ejc resolves the installed package and nothing else', async () => {
+    const version = (JSON.parse(await readFile(join(REPO, 'package.json'), 'utf8')) as { version: string }).version;
+    const run = await execa('npx', ['--no-install', 'ejc', '--version'], { cwd: consumer.path, env: consumer.env, extendEnv: false, reject: false });
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.stdout.trim()).toBe(version);
+    // The bin npx found is this package's, installed under the consumer's node_modules (not a cache, not the checkout).
+    const bin = await realpath(join(consumer.path, 'node_modules', '.bin', 'ejc'));
+    expect(bin).toBe(join(await realpath(consumer.path), 'node_modules', 'effect-journal-conformance', 'dist', 'bin', 'ejc.js'));
   });
 
   it('installs the ejc bin, which runs the bundled reference journal', async () => {

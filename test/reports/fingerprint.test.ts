@@ -5,7 +5,7 @@ import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { dir } from 'tmp-promise';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { describeEnvironment } from '../../reports/environment.js';
+import { describeEnvironment } from '../../harness/machine-environment.js';
 import { expandGlob } from '../../reports/file-glob.js';
 import { fingerprintDigest, fingerprintLaunch, REFERENCE_ADAPTER_NAMES } from '../../reports/fingerprint.js';
 import { buildDir, harnessBuild } from '../../reports/harness-build.js';
@@ -61,7 +61,7 @@ describe('fingerprintLaunch', () => {
     const fp = fingerprintLaunch({ kind: 'module', module: 'ejc:reference', options: {} }, { cwd: tmp.path, implFiles: [], referenceAdapter: compiled });
     const paths = fp.files.map((f) => f.path);
     expect(paths).toContain('ejc:reference-impl/journal.js');
-    expect(paths).toContain('ejc:harness/canonical-json.js');
+    expect(paths).toContain('ejc:shared/canonical-json.js');
     expect(paths.every((p) => p.startsWith('ejc:'))).toBe(true);
     expect(fp.files.filter((f) => f.role === 'adapter').map((f) => f.path)).toEqual(['ejc:reference-impl/adapter.js']);
 

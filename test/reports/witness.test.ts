@@ -53,5 +53,5 @@ describe('committed witness artifacts', () => {
     // On a mismatch, name the scenarios whose outcome moved (a stale witness moves many, a load-dependent one a few).
     const moved = witness.scenarios.filter((s) => JSON.stringify(scenarioOutcome(s)) !== JSON.stringify(scenarioOutcome(fresh.scenarios.find((f) => f.id === s.id) ?? { ...s, id: `${s.id} (missing)` }))).map((s) => s.id);
     expect(fresh.outcomeDigest, `scenarios whose outcome differs from the witness: ${moved.join(', ') || 'none (the report-level fields)'}`).toBe(witness.outcomeDigest);
-  }, 600_000);
+  });
 });

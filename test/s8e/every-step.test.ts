@@ -23,8 +23,8 @@ function sweepOf(r: Report): S8eSweepEntry {
 let report: Report;
 
 beforeAll(async () => {
-  report = await runConformance({ launch: defaultLaunch(), scenarioPatterns: [ID], tags: [], seed: 1, shard: null, expectFailures: new Set(), keep: 'none', timeoutMs: 10_000, argv: ['run', '--scenario', ID] });
-}, 60_000);
+  report = await runConformance({ launch: defaultLaunch(), scenarioPatterns: [ID], tags: [], seed: 1, shard: null, expectFailures: new Set(), keep: 'none', timeoutMs: 60_000, argv: ['run', '--scenario', ID] });
+});
 
 describe(`${ID} against the reference journal`, () => {
   it('kills once at each after-settle passage the calibration batch made, including the read-back of the unknown', () => {
@@ -91,7 +91,7 @@ describe(`${ID} against the reference journal`, () => {
 
 describe(`${ID} against a broken journal`, () => {
   it('fails on its calibration batch, skips the kills that would only repeat it, and its honest report verifies', async () => {
-    const broken = await runConformance({ launch: { kind: 'module', module: BROKEN, options: { defect: 'ambiguous-settles-committed' } }, scenarioPatterns: [ID], tags: [], seed: 1, shard: null, expectFailures: new Set(), keep: 'none', timeoutMs: 10_000, argv: ['run', '--scenario', ID] });
+    const broken = await runConformance({ launch: { kind: 'module', module: BROKEN, options: { defect: 'ambiguous-settles-committed' } }, scenarioPatterns: [ID], tags: [], seed: 1, shard: null, expectFailures: new Set(), keep: 'none', timeoutMs: 60_000, argv: ['run', '--scenario', ID] });
     expect(broken.verdict).toBe('nonconformant');
     expect(broken.scenarios[0]!.reason).toBe('assertion failed: calibration: the uninterrupted batch matches the S8e table');
     const e = sweepOf(broken);

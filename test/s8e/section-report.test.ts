@@ -11,7 +11,7 @@ import type { S8eEntry } from '../../harness/s8e/entry.js';
 const BROKEN = fileURLToPath(new URL('../broken/broken-journal.mjs', import.meta.url));
 
 function options(launch: RunOptions['launch']): RunOptions {
-  return { launch, scenarioPatterns: ['s8e.batch'], tags: [], seed: 1, shard: null, expectFailures: new Set(), keep: 'none', timeoutMs: 10_000, argv: ['run', '--scenario', 's8e.batch'] };
+  return { launch, scenarioPatterns: ['s8e.batch'], tags: [], seed: 1, shard: null, expectFailures: new Set(), keep: 'none', timeoutMs: 60_000, argv: ['run', '--scenario', 's8e.batch'] };
 }
 
 function reseal(r: Report): Report {

@@ -7,8 +7,8 @@ const ID = 'sweep.settle.every-write';
 let report: Report;
 
 beforeAll(async () => {
-  report = await runConformance({ launch: defaultLaunch(), scenarioPatterns: [ID], tags: [], seed: 1, shard: null, expectFailures: new Set(), keep: 'none', timeoutMs: 10_000, argv: ['run', '--scenario', ID] });
-}, 60_000);
+  report = await runConformance({ launch: defaultLaunch(), scenarioPatterns: [ID], tags: [], seed: 1, shard: null, expectFailures: new Set(), keep: 'none', timeoutMs: 60_000, argv: ['run', '--scenario', ID] });
+});
 
 describe(`${ID} against the reference journal`, () => {
   it('kills at each durable syscall of the settle with no crash point armed, so none is held and resumed', () => {

@@ -1,10 +1,11 @@
-// The environment a run happened in: runtime, storage library, OS and kernel, trial file system, strace.
+// The environment a run happened in: runtime, storage library, OS and kernel, trial file system, strace, libfaketime.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, realpathSync, statfsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { arch, platform, release, tmpdir, version } from 'node:os';
-import type { Environment } from './binding-schema.js';
+import type { Environment } from '../reports/binding-schema.js';
 import { confinement } from '../shared/confinement.js';
+import { faketimeLibrary } from './explore/schedule.js';
 
 /** Describes this machine for a report; each probe that cannot answer says so instead of failing the run. */
 export function describeEnvironment(shard: number | null, trialDir: string = tmpdir()): Environment {
@@ -24,6 +25,7 @@ function probe(trialDir: string): Omit<Environment, 'shard'> {
     os: { platform: platform(), arch: arch(), release: release(), version: version() },
     trialFs: fileSystemType(trialDir),
     strace: straceVersion(),
+    faketime: faketimeLibrary(),
     confinement: confinement(),
   };
 }
