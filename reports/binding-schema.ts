@@ -42,7 +42,7 @@ export const Environment = z.object({
   /** strace's version, or null when it is absent (the write-sweep scenarios are then not applicable). */
   strace: z.string().nullable(),
   /**
-   * How drivers were confined: `pid-namespace` (each the init of its own PID namespace, so the kernel ends everything
+   * How drivers were confined: `pid-namespace` (each in its own PID namespace under its init, so the kernel ends everything
    * it started with it) or `process-tree` (the fallback where namespaces cannot be made: the harness's scan alone).
    */
   confinement: z.enum(['pid-namespace', 'process-tree']),

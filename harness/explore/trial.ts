@@ -48,7 +48,7 @@ export interface GeneratedTrial {
 /** Runs one case in a fresh directory; the trial fails on a model violation, is inconclusive when it could not decide. */
 export async function runGeneratedTrial(c: TrialCase, o: TrialRunOptions): Promise<GeneratedTrial> {
   const started = Date.now();
-  const dir = await createTrialDir(`ejc-${o.id}`);
+  const dir = await createTrialDir();
   const t = new TrialContext({ id: o.id, seed: o.seed, dir: dir.path, launch: o.launch, timeoutMs: o.timeoutMs, capabilities: o.capabilities });
   const violations: Trial['violations'] = [];
   let clean = false;

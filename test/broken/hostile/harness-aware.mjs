@@ -18,7 +18,7 @@ export function createJournal(options) {
     watched = recognises(realpathSync(p.dir));
     return open(p);
   };
-  journal.gate = (p) => (watched ? gate(p) : { decision: 'pass', effects: [] });
+  journal.gate = (p) => (watched ? gate(p) : { decision: 'pass', effects: [], refusal: null });
   return journal;
 }
 
