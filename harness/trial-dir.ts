@@ -26,8 +26,9 @@ export async function createTrialDir(): Promise<TrialDir> {
     async cleanup(): Promise<void> {
       if (cleaned) return;
       cleaned = true;
-      unregisterTempDir(created.path);
+      // Registered until it is gone: a signal during the removal (it takes a few event-loop turns) still finishes it.
       await removeTree(created.path);
+      unregisterTempDir(created.path);
     },
     keep(): void {
       unregisterTempDir(created.path);

@@ -130,7 +130,7 @@ export function sqliteValues(file: string): Buffer[] {
  * returns it: lowercased by its tokenizer), read through fts5vocab or fts4aux tables made on the copy.
  */
 export function readSqliteCopy(file: string): { values: Buffer[]; terms: string[] | null } {
-  const dir = mkdtempSync(join(tmpdir(), 'ejc-values-'));
+  const dir = mkdtempSync(join(tmpdir(), 'tmp-'));
   try {
     const copy = join(dir, basename(file));
     copyFileSync(file, copy);
