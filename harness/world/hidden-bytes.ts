@@ -2,7 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { canaryId } from '../secrets/canary-nonce.js';
+import { canaryId } from '../../shared/secrets/canary-nonce.js';
 import { canaryMatcher } from '../secrets/encoded-needles.js';
 
 /** Where a canary was found: the entry (or IPC object) and which kind of place held it. */

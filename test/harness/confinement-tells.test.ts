@@ -2,7 +2,7 @@
 // unmount (CAP_SYS_ADMIN is gone from its bounding set), nor from inside a user namespace it makes. Real namespaces.
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { confinement } from '../../harness/driver/confinement.js';
+import { confinement } from '../../shared/confinement.js';
 import { resolveLaunch } from '../../harness/driver/launch.js';
 
 // The init, the driver's shell and the few commands it is running: never the machine's hundreds.
