@@ -16,7 +16,7 @@ export function parseCommand(command: string, argv: string[], options: OptionSpe
   try {
     parsed = parseArgs({ args: argv, options: { ...options, help: { type: 'boolean', short: 'h' } }, allowPositionals: true, strict: true });
   } catch (error) {
-    throw usageFromParseError(command, error, Object.keys(options));
+    throw usageFromParseError(command, error, Object.keys(options), argv);
   }
   if (parsed.values['help'] === true) return parsed;
   const count = parsed.positionals.length;
@@ -54,7 +54,7 @@ export function intValue(name: string, text: string, min: number, max: number = 
   return value;
 }
 
-function usageFromParseError(command: string, error: unknown, known: string[]): EjcError {
+function usageFromParseError(command: string, error: unknown, known: string[], argv: readonly string[]): EjcError {
   const code = (error as { code?: string }).code;
   const message = error instanceof Error ? error.message : String(error);
   const quoted = /'([^']+)'/.exec(message)?.[1] ?? '';
@@ -64,6 +64,14 @@ function usageFromParseError(command: string, error: unknown, known: string[]): 
     const near = closestIds(known, name, 1).filter((k) => k !== name);
     const hint = near.length > 0 ? ` (did you mean --${near[0]}?)` : '';
     return new EjcError('usage', `unknown flag ${quoted} for ejc ${command}${hint}; ${help}`, { cause: error });
+  }
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && message.includes('is ambiguous')) {
+    // `--seed -1`: the value starts with a dash, so parseArgs cannot tell it from a flag.
+    const flagName = quoted.replace(/^-+/, '');
+    const value = argv[argv.indexOf(quoted) + 1] ?? '';
+    const numeric = /^-\d/.test(value);
+    const why = numeric ? `a negative number is not a valid --${flagName}` : `it looks like a flag`;
+    return new EjcError('usage', `--${flagName} was given ${JSON.stringify(value)}: ${why}; give it a value (write --${flagName}=${value} for one that really starts with a dash); ${help}`, { cause: error });
   }
   if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') {
     return new EjcError('usage', `${message.replace(/^Option /, 'flag ')}; ${help}`, { cause: error });

@@ -189,6 +189,7 @@ function launchAndSecrets(parsed: Parsed): { launch: Launch | null; secrets: Par
   if (secretPairs.length > 0 && impl === undefined) {
     throw new EjcError('usage', '--impl-secret configures an --impl adapter module; a --cmd implementation reads its secrets from its own environment (set them before running ejc)');
   }
+  if (cmd !== undefined && cmd.trim() === '') throw new EjcError('usage', '--cmd was given an empty command: give the command that starts the driver, e.g. --cmd "python3 driver.py"');
   if (cmd !== undefined) return { launch: { kind: 'command', command: cmd }, secrets: null };
   if (impl === undefined) return { launch: null, secrets: null };
   const entries = pairs.map((pair): [string, string] => {

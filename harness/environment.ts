@@ -1,5 +1,6 @@
 // The harness's own environment (TMPDIR, its files): when it fails, that is a harness error (exit 3), never a verdict about the journal.
 import { mkdtemp, rm, statfs } from 'node:fs/promises';
+import { registerTempDir, unregisterTempDir } from './driver/registry.js';
 import { statfsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,11 +21,14 @@ export async function checkTrialRoot(root: string = tmpdir()): Promise<void> {
   confinement();
   let probe: string;
   try {
-    probe = await mkdtemp(join(root, 'ejc-check-'));
+    probe = await mkdtemp(join(root, 'tmp-'));
   } catch (error) {
     throw new EjcError('environment', `cannot create trial directories in ${root} (TMPDIR): ${(error as Error).message}; point TMPDIR at a writable directory`, { cause: error });
   }
+  // An interrupt before the removal below removes it too.
+  registerTempDir(probe);
   await rm(probe, { recursive: true, force: true });
+  unregisterTempDir(probe);
   const free = freeBytes(await statfs(root));
   if (free < MIN_FREE_BEFORE_RUN) {
     throw new EjcError('environment', `${root} (TMPDIR) has ${formatBytes(free)} free; the trials need at least ${formatBytes(MIN_FREE_BEFORE_RUN)}: free space or point TMPDIR at a larger file system`);

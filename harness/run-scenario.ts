@@ -51,7 +51,7 @@ export async function runScenario(scenario: Scenario, options: ScenarioRunOption
 async function runTrial(scenario: Scenario, options: ScenarioRunOptions): Promise<Trial> {
   const started = Date.now();
   const seed = deriveSeed(options.seed, scenario.id);
-  const dir = await createTrialDir(`ejc-${scenario.id}`).catch((error: unknown) => {
+  const dir = await createTrialDir().catch((error: unknown) => {
     throw environmentError(error) ?? new EjcError('environment', `cannot create a trial directory: ${(error as Error).message}`, { cause: error });
   });
   const t = new TrialContext({ id: `${scenario.id}#1`, seed, dir: dir.path, launch: options.launch, timeoutMs: options.timeoutMs, capabilities: options.capabilities, ...(options.implSecrets === undefined ? {} : { implSecrets: options.implSecrets }) });

@@ -12,10 +12,13 @@ export interface TrialDir {
   keep(): void;
 }
 
-/** Creates an empty temp dir named after `prefix`, registered so Ctrl-C removes it too. */
-export async function createTrialDir(prefix: string): Promise<TrialDir> {
+/**
+ * Creates an empty temp dir, registered so Ctrl-C removes it too. Its name is tmp's own (`tmp-<pid>-<random>`), like
+ * any program's temporary directory: naming it after ejc or the scenario would tell a journal which trial it is in.
+ */
+export async function createTrialDir(): Promise<TrialDir> {
   // keep: tmp holds no remover for it (removeTree below removes it; the registry covers signals and exit).
-  const created = await dir({ prefix: sanitize(prefix), keep: true });
+  const created = await dir({ keep: true });
   registerTempDir(created.path);
   let cleaned = false;
   return {
@@ -23,8 +26,9 @@ export async function createTrialDir(prefix: string): Promise<TrialDir> {
     async cleanup(): Promise<void> {
       if (cleaned) return;
       cleaned = true;
-      unregisterTempDir(created.path);
+      // Registered until it is gone: a signal during the removal (it takes a few event-loop turns) still finishes it.
       await removeTree(created.path);
+      unregisterTempDir(created.path);
     },
     keep(): void {
       unregisterTempDir(created.path);
@@ -52,10 +56,4 @@ async function removeEntries(path: string): Promise<void> {
   const failed = results.find((r) => r.status === 'rejected');
   if (failed !== undefined) throw failed.reason;
   await rmdir(path);
-}
-
-function sanitize(prefix: string): string {
-  // Scenario ids may carry slashes or colons; a prefix must stay one path segment.
-  const safe = prefix.replace(/[^A-Za-z0-9._-]+/g, '-').slice(0, 60);
-  return safe.endsWith('-') ? safe : `${safe}-`;
 }

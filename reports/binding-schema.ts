@@ -44,7 +44,7 @@ export const Environment = z.object({
   /** libfaketime's path, or null when it is absent (clock jumps are then not tested); absent in reports written before it was probed. */
   faketime: z.string().nullable().optional(),
   /**
-   * How drivers were confined: `pid-namespace` (each the init of its own PID namespace, so the kernel ends everything
+   * How drivers were confined: `pid-namespace` (each in its own PID namespace under its init, so the kernel ends everything
    * it started with it) or `process-tree` (the fallback where namespaces cannot be made: the harness's scan alone).
    */
   confinement: z.enum(['pid-namespace', 'process-tree']),

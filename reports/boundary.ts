@@ -25,10 +25,25 @@ export function toolExclusion(d: (typeof DIMENSIONS)[number]): string {
   return `${d.untested}: the machine that ran it had no ${d.tool} (${d.id} not tested)`;
 }
 
+/**
+ * What no black-box test can rule out, what ejc does to make it hard, and what stays detectable. Stated in every report:
+ * a journal that recognised the harness could pass here and misbehave everywhere else.
+ */
+export const HARNESS_DETECTION =
+  'an implementation that detects the harness and behaves differently under it: that is out of reach of any black-box test. ' +
+  'ejc makes it hard: no environment variable, directory or process a driver can read is named after ejc, trial directories ' +
+  'are named like any temporary directory and say nothing of the scenario, a confined driver\'s /proc shows only its own ' +
+  'namespace, and secrets are looked for by the kernel\'s change times across the whole file system and in names, link ' +
+  'targets, extended attributes and System V IPC objects, not by tracing alone. What remains detectable: being traced (the ' +
+  'sweep and written-files scenarios run the driver under strace), the PID namespace itself and its init, a shell whose ' +
+  'command line a driver can read, the harness\'s own files beside the journal directory, a module launch\'s host driver ' +
+  'path, and the kills themselves';
+
 /** What a run confined to PID namespaces adds to what it covers. */
 export const NAMESPACE_COVER =
-  'every driver ran as the init of its own PID namespace: when it was killed, the kernel killed every process it had started, ' +
-  'whatever group, session or environment that process had moved to';
+  'every driver ran in its own PID namespace, the only child of that namespace\'s init (a small shell the kill reaches first): ' +
+  'when it was killed, the kernel killed every process it had started, whatever group, session or environment that process had ' +
+  'moved to; it ran without CAP_SYS_ADMIN, so it could not unmount its private /proc to see the machine\'s other processes';
 
 /** What the process-tree fallback (no PID namespaces here, or EJC_CONFINEMENT=process-tree) cannot see, stated as excluded. */
 export const PROCESS_TREE_EXCLUSION =
@@ -60,6 +75,7 @@ const COVERS = [
 
 const EXCLUDES = [
   'power loss, OS crash or kernel panic (SQLite synchronous = NORMAL survives process death only)',
+  HARNESS_DETECTION,
   'storage hardware faults, torn sector writes or lying fsync',
   'real remote services and their idempotency or receipt guarantees',
   'a real agent or workflow engine (only the harness\'s engine model is exercised)',

@@ -23,14 +23,38 @@ export async function readReportJson(path: string): Promise<unknown> {
     text = await readFile(path, 'utf8');
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (error as Error).message;
+    const why = code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'ERR_STRING_TOO_LONG' ? 'it is too large to be a report' : (error as Error).message;
     throw new EjcError('report_unreadable', `cannot read report ${path}: ${why}`, { cause: error });
   }
+  let value: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    value = JSON.parse(text) as unknown;
   } catch (error) {
     throw new EjcError('report_unreadable', `report ${path} is not JSON: ${describeJsonError(error as Error, text)}`, { cause: error });
   }
+  // Every reader of a report (schema, verify, masks, renderers) walks it recursively: refused here, before any does.
+  const depth = nestingDepth(value, MAX_REPORT_DEPTH);
+  if (depth > MAX_REPORT_DEPTH) {
+    throw new EjcError('report_unreadable', `report ${path} nests arrays or objects more than ${MAX_REPORT_DEPTH} levels deep: no report does (a few dozen at most)`);
+  }
+  return value;
+}
+
+/** Deeper than any report's nesting (about a dozen levels) by far, and shallow enough for every recursive reader. */
+export const MAX_REPORT_DEPTH = 256;
+
+// Iterative, so a file nested a million levels deep is measured without a stack; stops once past `limit`.
+function nestingDepth(value: unknown, limit: number): number {
+  let max = 0;
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, d] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (d > max) max = d;
+    if (max > limit) return max;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, d + 1]);
+  }
+  return max;
 }
 
 // V8's message carries the offset ("... at position 12"); line and column are what an editor jumps to.

@@ -1,9 +1,9 @@
-// How drivers are confined: each as the init of its own PID namespace where the kernel allows it, else the process-tree scan alone.
+// How drivers are confined: each in its own PID namespace (without CAP_SYS_ADMIN) where the kernel allows it, else the process-tree scan alone.
 import { spawnSync } from 'node:child_process';
 import { EjcError } from './errors.js';
 
 /**
- * `pid-namespace`: every driver is the init of its own PID namespace, so when it dies the kernel kills everything it
+ * `pid-namespace`: every driver is the only child of its own PID namespace's init, so when it dies the kernel kills everything it
  * started, whatever group, session or environment that moved to. `process-tree`: only the harness's scan of groups,
  * sessions, environment marks, parentage and file holders finds what a driver started.
  */
@@ -21,9 +21,15 @@ export const CONFINEMENT_VAR = 'EJC_CONFINEMENT';
  * the inherited stdin and passes on its exit status (137 when it was SIGKILLed, e.g. by strace at a syscall).
  */
 const INIT = 'read -r s < /proc/self/stat; echo "${s%% *}" > /proc/sys/kernel/ns_last_pid && mount -t proc proc /proc' +
+  // Without CAP_SYS_ADMIN (gone from the bounding set, so no exec brings it back) a driver, root or not, cannot unmount
+  // this /proc to read the machine's process table, nor enter another namespace; a user namespace it makes gets the
+  // mount locked. Nothing a journal needs to keep its state asks for it. util-linux ships setpriv beside unshare; where it
+  // is missing the probe below fails and the run falls back to the process-tree scan, which its boundary says.
+  ' && set -- setpriv --bounding-set=-sys_admin -- "$@"' +
   // An asynchronous list's stdin would be /dev/null: the protocol's pipe is handed over through fd 3.
   ' && exec 3<&0 && { "$@" <&3 3<&- & } && exec 3<&- && wait $! 2>/dev/null';
-const UNSHARE = ['unshare', '--pid', '--fork', '--kill-child', '--mount', '--', '/bin/sh', '-c', INIT, 'ejc-init'];
+// $0 is plain `sh`: the init's command line is the one thing of the harness a driver can read in its /proc.
+const UNSHARE = ['unshare', '--pid', '--fork', '--kill-child', '--mount', '--', '/bin/sh', '-c', INIT, 'sh'];
 
 /** The confinement of this run: probed once per harness process (the first driver pays a few milliseconds). */
 export function confinement(): Confinement {
@@ -44,7 +50,8 @@ export function confinementPrefix(): readonly string[] {
 
 /** Whether a new PID namespace can be made here (root or CAP_SYS_ADMIN, and not forbidden by a container). */
 export function namespaceWorks(): boolean {
-  // Inside, the namespace's own /proc lists its init (1) and the probe: a handful of pids, not the machine's.
+  // Inside, the namespace's own /proc lists its init (1) and the probe: a handful of pids, not the machine's. The probe
+  // runs as drivers do (through setpriv), so a machine without setpriv falls back instead of starting no driver at all.
   const r = spawnSync(UNSHARE[0]!, [...UNSHARE.slice(1), '/bin/sh', '-c', 'ls /proc'], { encoding: 'utf8', timeout: 10_000, stdio: ['ignore', 'pipe', 'ignore'] });
   const pids = r.stdout?.split('\n').filter((name) => /^\d+$/.test(name)) ?? [];
   return r.status === 0 && pids.includes('1') && pids.length <= 4;

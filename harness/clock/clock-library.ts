@@ -44,7 +44,7 @@ export function libfaketimeLibrary(): string | null {
 function buildShim(): ClockLibrary | null {
   let dir: string;
   try {
-    dir = mkdtempSync(join(tmpdir(), 'clk-'));
+    dir = mkdtempSync(join(tmpdir(), 'tmp-'));
   } catch {
     return null;
   }

@@ -12,7 +12,7 @@ export interface SpawnSpec {
   readonly args: string[];
   /** How the driver was started, for error messages. */
   readonly describe: string;
-  /** Started as the init of its own PID namespace (see confinement.ts): nothing it starts can outlive it. */
+  /** Started in its own PID namespace, under its init (see confinement.ts): nothing it starts can outlive it. */
   readonly confined: boolean;
 }
 

@@ -1,8 +1,13 @@
 // Reading the process table from /proc: every process's group, session, parent and driver mark, and who holds files under a directory.
+import { randomBytes } from 'node:crypto';
 import { closeSync, openSync, readdirSync, readFileSync, readlinkSync, readSync } from 'node:fs';
 
-/** The environment variable that tags every process a driver starts, whatever group or session it moves to. */
-export const MARK_VAR = 'EJC_DRIVER_MARK';
+/**
+ * The environment variable that tags every process a driver starts, whatever group or session it moves to. Its name is
+ * ten random capitals drawn once per harness process (and its value random hex, registry.ts): a fixed or ejc-named
+ * variable would tell a journal it runs under the harness. What remains is one variable no login shell sets.
+ */
+export const MARK_VAR = Array.from(randomBytes(10), (b) => String.fromCharCode(65 + (b % 26))).join('');
 
 export interface ProcEntry {
   readonly pid: number;
@@ -13,7 +18,7 @@ export interface ProcEntry {
   readonly state: string;
   /** Start time in clock ticks since boot: tells a process from a later one that reuses its pid. */
   readonly start: number;
-  /** The value of EJC_DRIVER_MARK in the environment it was started with, or null. */
+  /** The value of MARK_VAR in the environment it was started with, or null. */
   readonly mark: string | null;
   /** Its PID namespace (the inode of /proc/<pid>/ns/pid), read with the mark; null when not read. No process can leave it. */
   readonly pidns: number | null;

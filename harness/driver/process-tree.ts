@@ -18,7 +18,7 @@ export interface TreeRoot {
 
 /**
  * The live processes of `root` in a snapshot: its group and session, carriers of its mark, every process in the PID
- * namespace a confined driver is the init of, and all their descendants.
+ * namespace a confined driver runs in, and all their descendants.
  */
 export function treeOf(root: TreeRoot, procs: readonly ProcEntry[]): ProcEntry[] {
   const inTree = new Set<number>();

@@ -23,10 +23,10 @@ let exitHookInstalled = false;
 let signalCleanupInstalled = false;
 let marks = 0;
 
-/** A mark no other driver of any harness carries: this process's pid, a counter and random bytes. */
+/** A mark no other driver of any harness carries: a counter and random bytes, in hex that says nothing of ejc. */
 export function newDriverMark(): string {
   marks += 1;
-  return `ejc-${process.pid}-${marks}-${randomBytes(6).toString('hex')}`;
+  return `${marks.toString(16).padStart(4, '0')}${randomBytes(10).toString('hex')}`;
 }
 
 /**

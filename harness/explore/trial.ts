@@ -48,7 +48,7 @@ export interface GeneratedTrial {
 /** Runs one case in a fresh directory; the trial fails on a model violation, is inconclusive when it could not decide. */
 export async function runGeneratedTrial(c: TrialCase, o: TrialRunOptions): Promise<GeneratedTrial> {
   const started = Date.now();
-  const dir = await createTrialDir(`ejc-${o.id}`);
+  const dir = await createTrialDir();
   const t = new TrialContext({ id: o.id, seed: o.seed, dir: dir.path, launch: o.launch, timeoutMs: o.timeoutMs, capabilities: o.capabilities });
   const violations: Trial['violations'] = [];
   let clean = false;
@@ -126,7 +126,7 @@ function worldViolation(t: TrialContext, steps: number): Violation | null {
   return {
     clause: 'secrets.args',
     contract: CLAUSES['secrets.args'],
-    what: "a planted argument secret is in a file written during the trial outside the journal directory and the harness's own files (temporary directories, home, working directory, service state and log directories, the implementation's own directory)",
+    what: "a planted argument secret is in a file written during the trial outside the journal directory and the harness's own files (temporary directories, home, working directory, service state and log directories, the implementation's own directory, the rest of the file system), or in a name, link target or extended attribute, or in a System V IPC object",
     expected: [],
     observed: world.found,
     step: steps,

@@ -133,7 +133,7 @@ export function readSqliteCopy(file: string): { values: Buffer[]; terms: string[
   // Without the optional better-sqlite3 the byte scans still read the file whole; the report lists `sqlite` as not tested.
   const Database = sqliteReader();
   if (Database === null) return { values: [], terms: null };
-  const dir = mkdtempSync(join(tmpdir(), 'ejc-values-'));
+  const dir = mkdtempSync(join(tmpdir(), 'tmp-'));
   try {
     const copy = join(dir, basename(file));
     copyFileSync(file, copy);

@@ -5,6 +5,7 @@ import { dirname, join, resolve } from 'node:path';
 import { canaryId } from '../../shared/secrets/canary-nonce.js';
 import { canaryMatcher } from '../secrets/encoded-needles.js';
 import type { TrialContext } from '../engine/trial-context.js';
+import { scanHiddenBytes, type HiddenHit } from './hidden-bytes.js';
 import type { Launch } from '../../reports/schema.js';
 
 export interface WorldScan {
@@ -17,6 +18,8 @@ export interface WorldScan {
   readonly hits: Array<{ file: string; canarySha256: string }>;
   /** Subtrees too large to read whole at every scan (see LARGE_SUBTREE), entered only where changed: the scan's boundary. */
   readonly gated: string[];
+  /** Every entry changed since the trial began (files read, and the directories and links beside them), for the scan of their names, link targets and attributes. */
+  readonly changed: string[];
 }
 
 /**
@@ -35,8 +38,11 @@ export function scanWorld(options: { sinceMs: number; roots: readonly string[]; 
   const hits: WorldScan['hits'] = [];
   let files = 0;
   let bytes = 0;
-  const gated = walkRecent(roots, options.sinceMs, options.excludeDirs, (path) => {
+  const changed: string[] = [];
+  const excludeDirs = new Set([...(options.excludeDirs ?? []), ...pseudoMounts()]);
+  const gated = walkRecent(roots, options.sinceMs, excludeDirs, (path) => changed.push(path), (path) => {
     if (options.exclude.has(path)) return;
+    changed.push(path);
     let data: Buffer;
     try {
       data = readFileSync(path);
@@ -48,7 +54,7 @@ export function scanWorld(options: { sinceMs: number; roots: readonly string[]; 
     for (const i of match(data, path)) hits.push({ file: path, canarySha256: needles[i]!.sha });
   });
   hits.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.canarySha256 < b.canarySha256 ? -1 : a.canarySha256 > b.canarySha256 ? 1 : 0));
-  return { roots, files, bytes, hits, gated };
+  return { roots, files, bytes, hits, gated, changed };
 }
 
 /** Directories at most this deep under a root are always read, and so is every subtree below them smaller than LARGE_SUBTREE. */
@@ -68,7 +74,7 @@ const subtreeSizes = new Map<string, number>();
  * Calls `onFile` once for every regular file under `roots` modified at or after `sinceMs`. Symlinks are not followed;
  * a root inside another is walked once; `excludeDirs` are not entered. Returns the large subtrees that were gated.
  */
-function walkRecent(roots: readonly string[], sinceMs: number, excludeDirs: ReadonlySet<string> | undefined, onFile: (path: string, st: Stats) => void): string[] {
+function walkRecent(roots: readonly string[], sinceMs: number, excludeDirs: ReadonlySet<string> | undefined, onOther: (path: string) => void, onFile: (path: string, st: Stats) => void): string[] {
   const seen = new Set<string>();
   const gated: string[] = [];
   const visit = (dir: string, depth: number, whole: boolean): void => {
@@ -88,6 +94,7 @@ function walkRecent(roots: readonly string[], sinceMs: number, excludeDirs: Read
       }
       if (st.isDirectory()) {
         if (seen.has(path) || (excludeDirs?.has(path) ?? false)) continue;
+        if (changedSince(st, sinceMs)) onOther(path);
         let inside = whole || depth < FULL_DEPTH;
         if (!inside && depth === FULL_DEPTH) {
           inside = !isLarge(path);
@@ -100,17 +107,45 @@ function walkRecent(roots: readonly string[], sinceMs: number, excludeDirs: Read
         }
         continue;
       }
+      if (st.isSymbolicLink() && changedSince(st, sinceMs)) onOther(path);
       if (!st.isFile() || !changedSince(st, sinceMs) || seen.has(path)) continue;
       seen.add(path);
       onFile(path, st);
     }
   };
-  for (const root of roots) {
-    // A root inside another root is walked once, as part of the outer one.
-    if (roots.some((other) => other !== root && root.startsWith(`${other}/`))) continue;
+  // A root inside another is walked first, from its own depth 0, and the outer root's walk does not enter it again.
+  for (const root of [...roots].sort((a, b) => depthOf(b) - depthOf(a))) {
+    if (seen.has(root)) continue;
+    seen.add(root);
     visit(root, 0, false);
   }
   return gated.sort();
+}
+
+function depthOf(path: string): number {
+  return path === '/' ? 0 : path.split('/').length - 1;
+}
+
+/** File systems that store nothing a process writes (the kernel's views and controls): never walked. */
+const PSEUDO_FS = new Set(['proc', 'sysfs', 'cgroup', 'cgroup2', 'devpts', 'debugfs', 'tracefs', 'securityfs', 'pstore', 'bpf', 'configfs', 'fusectl', 'binfmt_misc', 'autofs', 'hugetlbfs', 'efivarfs', 'nsfs', 'rpc_pipefs']);
+
+/** Mount points of the pseudo file systems, from this process's mount table (none when it cannot be read). */
+export function pseudoMounts(): string[] {
+  let table: string;
+  try {
+    table = readFileSync('/proc/self/mountinfo', 'utf8');
+  } catch {
+    return [];
+  }
+  const out: string[] = [];
+  for (const line of table.split('\n')) {
+    // <id> <parent> <dev> <root> <mount point> <options> [optional fields] - <fs type> <source> <super options>
+    const [left, right] = line.split(' - ');
+    const point = left?.split(' ')[4];
+    const type = right?.split(' ')[0];
+    if (point !== undefined && type !== undefined && PSEUDO_FS.has(type)) out.push(point.replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8))));
+  }
+  return out;
 }
 
 /**
@@ -158,11 +193,14 @@ function countEntries(dir: string, cap: number): number {
 /**
  * Where a driver can write without asking: the temporary directories, its home, its working directory, and its journal's
  * places; where a service keeps its state, logs, caches and spools (/var: /var/log, /var/lib, /var/cache, /var/spool;
- * /run, /srv, /usr/local, other users' homes, /mnt and /media); and `extra`, the implementation's own directory (a log
- * "next to the code"). A scan of them all costs a few milliseconds more than of the temporary directories alone.
+ * /run, /srv, /usr/local, other users' homes, /mnt and /media); `extra`, the implementation's own directory (a log
+ * "next to the code"); and last `/` itself, so /dev, /etc, /usr, /opt and every other writable place are read too (the
+ * kernel's pseudo file systems excepted). Each named root is walked from its own depth; the rest of `/` lies under the
+ * large-subtree gate, which a new entry or a changed ctime opens. This rests on the kernel's ctimes, not on a trace:
+ * a journal cannot tell it is being watched this way, nor switch it off.
  */
 export function worldRoots(extra: readonly string[]): string[] {
-  return [tmpdir(), '/tmp', '/var/tmp', '/dev/shm', homedir(), process.cwd(), ...SERVICE_ROOTS, ...extra];
+  return [tmpdir(), '/tmp', '/var/tmp', '/dev/shm', homedir(), process.cwd(), ...SERVICE_ROOTS, ...extra, '/'];
 }
 
 /** The service directories every world scan reads besides the temporary directories, home and the working directory. */
@@ -204,7 +242,7 @@ function resolvedRoots(roots: readonly string[]): string[] {
 }
 
 /** The §11 clause the world scan checks, as an assertion name. */
-export const WORLD_SCAN_CLAUSE = 'no planted argument secret in any file written during the trial wherever a driver can write outside its journal directory: temporary directories, home, working directory, service state and log directories, the implementation\'s own directory (effect-journal §11)';
+export const WORLD_SCAN_CLAUSE = 'no planted argument secret in any file written during the trial wherever a driver can write outside its journal directory (temporary directories, home, working directory, service state and log directories, the implementation\'s own directory, the rest of the file system), nor in a name, link target or extended attribute of an entry the trial changed or of its journal directory, nor in a System V IPC object made during the trial (effect-journal §11)';
 
 /**
  * The journal directories themselves are judged by the scenario's own byte scans (or the model), which know what a
@@ -236,9 +274,19 @@ export function scanTrialWorld(t: TrialContext): { scan: WorldScan; found: strin
   const excludeDirs = new Set(t.journalDirs.map(real));
   const scan = scanWorld({ sinceMs: worldSince(t), roots: worldRoots(implementationRoots(t.launch)), exclude, excludeDirs, canaries: t.planted });
   const found = scan.hits.map((h) => `${placeOf(h.file, t.dir)}: [masked canary:${h.canarySha256.slice(0, 12)}]`);
+  // Bytes kept beside the files: names, link targets and attributes (in the journal directories too), and IPC objects.
+  const hidden = scanHiddenBytes({ trees: t.journalDirs.map(real), changed: scan.changed, sinceMs: worldSince(t), canaries: t.planted });
+  found.push(...hiddenFindings(hidden.hits, t.dir));
+  t.tally.canaryHits += hidden.hits.length;
   // How much was read depends on the machine (everyone's files in /tmp): evidence in `observed`, never a count.
   t.tally.canaryHits += scan.hits.length;
   return { scan, found };
+}
+
+// Entry names carry pids and hashes: a finding names the kind of place and the directory holding the entry, once.
+function hiddenFindings(hits: readonly HiddenHit[], trialDir: string): string[] {
+  const out = hits.map((h) => `${h.kind}${h.path === null ? '' : ` of an entry in ${placeOf(dirname(h.path), trialDir)}/`}: [masked canary:${h.canarySha256.slice(0, 12)}]`);
+  return [...new Set(out)].sort();
 }
 
 // File systems stamp mtimes at their own granularity: a second of slack can only add files to read, never hide one.

@@ -14,7 +14,7 @@ const B = 'ejc-canary-Hh3Ty9Qs0Nn4Rr6';
 let dir: TrialDir;
 let t: TrialContext;
 beforeEach(async () => {
-  dir = await createTrialDir('ejc-scan-memo');
+  dir = await createTrialDir();
   const capabilities = { crashPoints: [], faults: [], tierMode: 'conservative' as const, sessions: false, seeding: false, outerTransactionProbe: false };
   t = new TrialContext({ id: 'scan#1', seed: 1, dir: dir.path, launch: resolveForSpawn(tinyLaunch()), timeoutMs: 60_000, capabilities });
   t.enableHistory();

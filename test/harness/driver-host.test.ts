@@ -10,7 +10,7 @@ import { DriverPool, prepareParams, root, tinyLaunch } from './helpers.js';
 const pool = new DriverPool();
 let trial: TrialDir;
 beforeEach(async () => {
-  trial = await createTrialDir('ejc-host-test');
+  trial = await createTrialDir();
 });
 afterEach(async () => {
   await pool.killAll();

@@ -10,7 +10,7 @@ import { newTag, ownProcesses, TAG_VAR } from './own-processes.js';
 const pool = new DriverPool();
 let trial: TrialDir;
 beforeEach(async () => {
-  trial = await createTrialDir('ejc-kill-test');
+  trial = await createTrialDir();
 });
 afterEach(async () => {
   await pool.killAll();

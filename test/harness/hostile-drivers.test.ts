@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { STDERR_LOG_LIMIT } from '../../harness/driver/stderr-log.js';
 import { CONFINEMENT_VAR } from '../../shared/confinement.js';
-import { externalExclusion, PROCESS_TREE_EXCLUSION } from '../../reports/boundary.js';
+import { externalExclusion, HARNESS_DETECTION, PROCESS_TREE_EXCLUSION } from '../../reports/boundary.js';
 import type { Report } from '../../reports/schema.js';
 import { verifyReport } from '../../reports/verify.js';
 import { ejc } from '../cli/ejc-process.js';
@@ -129,6 +129,24 @@ describe('hostile drivers', () => {
     const { exitCode, report } = await run(['--impl', join(HOSTILE, 'setsid-grandchild.mjs')], [BOUNDARY_KILL]);
     expect([exitCode, report.verdict]).toEqual([0, 'conformant']);
     expectEscapesKilled(report, /^sleep 3600$/);
+  });
+
+  it('a journal that behaves only when it recognises the harness (ejc in its environment, init or path) finds no tell: it misbehaves, and fails', async () => {
+    // This test's own TMPDIR is named ejc-hostile-test-*: a neutral one beside it, as a user's /tmp would be.
+    const neutral = mkdtempSync(join(tmpdir(), 'run-'));
+    try {
+      const { exitCode, report } = await run(['--impl', join(HOSTILE, 'harness-aware.mjs')], [BOUNDARY_KILL, 'secrets.args-never-on-disk'], [], { TMPDIR: neutral });
+      expect(report.environment[0]!.confinement).toBe('pid-namespace');
+      expect([exitCode, report.verdict]).toEqual([1, 'nonconformant']);
+      // Unrecognised, it passes every gate (cp02 fails on the gate decision) and logs every call's arguments (the world scan).
+      expect(Object.fromEntries(report.scenarios.map((s) => [s.id, s.verdict]))).toEqual({ [BOUNDARY_KILL]: 'failed', 'secrets.args-never-on-disk': 'failed' });
+      expect(report.scenarios.find((s) => s.id === BOUNDARY_KILL)!.trials[0]!.assertions.some((a) => a.name === 'gate decision' && !a.passed)).toBe(true);
+      expect(readdirSync(neutral).filter((f) => f.startsWith(`hostile-${tag}-`)).length).toBeGreaterThan(0);
+      // And the report says what no black-box test can rule out.
+      expect(report.boundary.excludes).toContain(HARNESS_DETECTION);
+    } finally {
+      rmSync(neutral, { recursive: true, force: true });
+    }
   });
 
   it('a hanging driver: inconclusive on the timeout, its tree (and grandchild) killed', async () => {

@@ -22,7 +22,7 @@ const confined = confinement() === 'pid-namespace';
 let dir: TrialDir;
 let tag: string;
 beforeEach(async () => {
-  dir = await createTrialDir('ejc-kill-proof-test');
+  dir = await createTrialDir();
   tag = newTag('kill-proof');
 });
 afterEach(async () => {

@@ -13,7 +13,7 @@ const capabilities = { crashPoints: [], faults: [], tierMode: 'conservative' as 
 let dir: TrialDir;
 let saved: string | undefined;
 beforeEach(async () => {
-  dir = await createTrialDir('ejc-reference-env');
+  dir = await createTrialDir();
   saved = process.env['NODE_EXTRA_CA_CERTS'];
   // An empty certificate file: node loads it without a warning, so the test sees only whether it was passed on.
   const certs = join(dir.path, 'extra-ca.pem');

@@ -10,7 +10,7 @@ import { crashDuring } from '../../scenarios/support.js';
 let dir: TrialDir;
 let t: TrialContext;
 beforeEach(async () => {
-  dir = await createTrialDir('ejc-start-ahead');
+  dir = await createTrialDir();
   const capabilities = { crashPoints: ['prepare.before-commit'], faults: [], tierMode: 'conservative' as const, sessions: false, seeding: false, outerTransactionProbe: false };
   t = new TrialContext({ id: 'ahead#1', seed: 1, dir: dir.path, launch: resolveForSpawn(tinyLaunch()), timeoutMs: 60_000, capabilities });
 });

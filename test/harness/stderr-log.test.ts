@@ -10,7 +10,7 @@ import { DriverPool, fakeLaunch, root } from './helpers.js';
 const pool = new DriverPool();
 let trial: TrialDir;
 beforeEach(async () => {
-  trial = await createTrialDir('ejc-stderr-test');
+  trial = await createTrialDir();
 });
 afterEach(async () => {
   await pool.killAll();

@@ -27,7 +27,7 @@ conformanceSuite({ name: 'broken', impl: ${JSON.stringify(BROKEN)}, implOptions:
       });
       const output = `${run.stdout}\n${run.stderr}`;
       expect(run.exitCode, output).toBe(1);
-      const kept = (await readdir(tmp.path)).filter((n) => n.startsWith('ejc-cp04.after-settle-')).map((n) => join(tmp.path, n));
+      const kept = (await readdir(tmp.path)).filter((n) => /^tmp-\d+-/.test(n)).map((n) => join(tmp.path, n));
       expect(kept).toHaveLength(1);
       expect(existsSync(join(kept[0]!, 'transcript.jsonl'))).toBe(true);
       expect(output).toContain(`ejc: kept the trial directory of cp04.after-settle: ${kept[0]}`);
