@@ -1,5 +1,5 @@
 // A fresh temporary directory per trial, removed by `cleanup()` or by the harness's signal cleanup.
-import { readdir, rm, rmdir, unlink } from 'node:fs/promises';
+import { mkdir, readdir, rm, rmdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { dir } from 'tmp-promise';
 import { registerTempDir, unregisterTempDir } from './driver/registry.js';
@@ -12,10 +12,11 @@ export interface TrialDir {
   keep(): void;
 }
 
-/** Creates an empty temp dir named after `prefix`, registered so Ctrl-C removes it too. */
-export async function createTrialDir(prefix: string): Promise<TrialDir> {
+/** Creates an empty temp dir named after `prefix` (under `parent`, else TMPDIR), registered so Ctrl-C removes it too. */
+export async function createTrialDir(prefix: string, parent?: string): Promise<TrialDir> {
+  if (parent !== undefined) await mkdir(parent, { recursive: true });
   // keep: tmp holds no remover for it (removeTree below removes it; the registry covers signals and exit).
-  const created = await dir({ prefix: sanitize(prefix), keep: true });
+  const created = await dir({ prefix: sanitize(prefix), keep: true, ...(parent === undefined ? {} : { tmpdir: parent }) });
   registerTempDir(created.path);
   let cleaned = false;
   return {
