@@ -1,6 +1,7 @@
 // Sealing a report: the outcome digest (what was found, independent of when, where and how it was sharded) and the content hash.
 import { canonicalJson, sha256Hex, wellFormedJson } from '../harness/canonical-json.js';
 import { CountKeys, zeroCounts } from './schema.js';
+import { generatedNames, withGeneratedNamed } from './generated-values.js';
 import type { Assertion, Counts, Report, ScenarioResult, Trial, UnsealedReport } from './schema.js';
 
 /**
@@ -19,7 +20,8 @@ export function sealReport(r: UnsealedReport): Report {
  * timings, reproduce commands (they name shard flags), the shard, where it ran (environment, node,
  * platform), which build and which files (harness.build, fingerprint: `verify --rerun` compares those
  * itself), stderr tails, trial timelines, and the raw value of every observation the contract lets vary (an
- * assertion's `observed`, a trial's `variableCounts`): so the digest is equal across machines,
+ * assertion's `observed`, a trial's `variableCounts`). Values the journal generates (effect ids, idempotency keys,
+ * resolution times) are replaced by names the harness decided (the row's address): so the digest is equal across machines,
  * working directories, load and sharding, and differs when a conformance finding does.
  */
 export function outcomeView(r: UnsealedReport | Report): unknown {
@@ -50,7 +52,8 @@ export function compareIds(a: string, b: string): number {
 /** One scenario's part of the outcome view: what `verify --rerun` compares scenario by scenario. */
 export function scenarioOutcome(s: ScenarioResult): unknown {
   const { durationMs: _d, reproduce: _r, trials, ...rest } = s;
-  return { ...rest, trials: trials.map(trialOutcome) };
+  // Ids, keys and times the journal generated are named by the row the harness put them on (reports/generated-values.ts).
+  return withGeneratedNamed({ ...rest, trials: trials.map(trialOutcome) }, generatedNames(trials));
 }
 
 // The timeline's times vary run to run, and two concurrent drivers interleave differently: not outcome.

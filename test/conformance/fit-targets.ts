@@ -32,6 +32,7 @@ export const ALLOWED_TARGETS: readonly AllowedTarget[] = [
     scenarios: ['cp04.after-settle.public-args-changed', 'cp04.after-settle.mapping-changed', 'cp07.concurrent-prepare.race', 'cp07.concurrent-prepare.interleaved', 'cp07.concurrent-prepare.killed-holder', 'cp10.session.prepare-refused', 'journal.legacy-digest-refused', 'metamorphic.replay.inputs-that-count', 'metamorphic.identity.inputs'],
   },
   { variant: 'session-results-unreported', scenarios: ['secrets.legacy-result-cleared-on-open', 'edge.erasure.large-legacy-result-cleared', 'edge.session.result-never-written', 'cp10.session.disclose-once'] },
+  { variant: 'random-keys', scenarios: ['cp09.tier1.after-dispatch.reconciling', 'cp09.tier1.after-prepare.reconciling', 'blind2.identity.tier1-keys-never-repeat', 'blind.identity.tier1-equal-args-distinct-keys', 'journal.operator-resolution'] },
   { variant: 'larger-chunk', scenarios: ['cp11.session-sweep.chunk-failure-rolls-back', 'cp11.session-sweep.kill-between-chunks'] },
   { variant: 'unannounced-chunk', scenarios: ['cp11.session-sweep.chunk-failure-rolls-back', 'cp11.session-sweep.kill-between-chunks'] },
 ];
@@ -40,4 +41,4 @@ export const ALLOWED_TARGETS: readonly AllowedTarget[] = [
  * Variants exploration must find conformant too: generation reaches their choice (gates, refusals at every kind of
  * holder, legacy session rows, `-p` port mappings, random keys) where no fixed scenario looks.
  */
-export const EXPLORED_VARIANTS: readonly string[] = ['no-gate-of-its-own', 'other-refusal-codes', 'session-results-unreported', 'narrow-port-shape', 'keys-tier1-only', 'names-disclosures-by-address', 'other-conservative-reason'];
+export const EXPLORED_VARIANTS: readonly string[] = ['no-gate-of-its-own', 'other-refusal-codes', 'session-results-unreported', 'narrow-port-shape', 'random-keys', 'keys-tier1-only', 'names-disclosures-by-address', 'other-conservative-reason'];
