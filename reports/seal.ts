@@ -2,6 +2,7 @@
 import { canonicalJson, sha256Hex, wellFormedJson } from '../harness/canonical-json.js';
 import { CountKeys, zeroCounts } from './schema.js';
 import { generatedNames, withGeneratedNamed } from './generated-values.js';
+import { rootCauses } from './root-causes.js';
 import type { Assertion, Counts, Report, ScenarioResult, Trial, UnsealedReport } from './schema.js';
 
 /**
@@ -9,11 +10,21 @@ import type { Assertion, Counts, Report, ScenarioResult, Trial, UnsealedReport }
  * implementation sent become U+FFFD first: RFC 8785 cannot canonicalize them, and UTF-8 cannot carry them.
  */
 export function sealReport(r: UnsealedReport): Report {
-  const base = wellFormedJson(stripSeal(r));
+  const base = wellFormedJson(stripSeal(withRootCauses(r)));
   const outcomeDigest = computeOutcomeDigest(base);
   const withDigest = { ...base, outcomeDigest };
   return { ...withDigest, contentHash: sha256Hex(canonicalJson(withDigest)) };
 }
+
+/** The report with its `root-causes` section recomputed from its scenarios (absent when none failed), as sealed. */
+export function withRootCauses<R extends UnsealedReport>(r: R): R {
+  const { [ROOT_CAUSES]: _old, ...sections } = r.sections;
+  const causes = rootCauses(r.scenarios);
+  return { ...r, sections: causes.length === 0 ? sections : { ...sections, [ROOT_CAUSES]: causes } };
+}
+
+/** The section that groups failed scenarios by their first failing check (reports/root-causes.ts). */
+export const ROOT_CAUSES = 'root-causes';
 
 /**
  * The outcome view: what was found, for an implementation, seed, selection and settings. Left out:
