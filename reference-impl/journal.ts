@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import type { EffectJournal, JournalFactoryOptions } from '../harness/journal-interface.js';
 import { JournalError } from '../harness/journal-interface.js';
-import type { Capabilities, Fault, OpParams, OpResult, TierMode } from '../harness/protocol/schemas.js';
+import type { Capabilities, Fault, OpParams, OpResult, TierMode } from '../shared/protocol/schemas.js';
 import { BlockedReader } from './blocked-reader.js';
 import { ALL_FAULTS, CRASH_POINTS, DB_FILE_NAME, DEFAULT_SWEEP_CHUNK, JOURNAL_NAME, JOURNAL_VERSION } from './constants.js';
 import type { JournalContext } from './context.js';
@@ -15,10 +15,10 @@ import { createSchema } from './schema.js';
 import { readSession } from './session-read.js';
 import { sweepSession } from './session-sweep.js';
 import { settleEffect } from './settle.js';
-import { kxmComplete, kxmDeclare, kxmDispatch } from './kxm-dispatch.js';
-import { kxmRecover } from './kxm-recover.js';
-import { kxmCancel, kxmList, kxmResolve } from './kxm-resolve.js';
-import { createKxmSchema } from './kxm-schema.js';
+import { kxmComplete, kxmDeclare, kxmDispatch } from './kxm/dispatch.js';
+import { kxmRecover } from './kxm/recover.js';
+import { kxmCancel, kxmList, kxmResolve } from './kxm/resolve.js';
+import { createKxmSchema } from './kxm/schema.js';
 import { openConnection } from './sqlite.js';
 
 export type ReferenceJournalOptions = JournalFactoryOptions & { tierMode?: TierMode; faultsAllowed?: boolean; sweepChunkSize?: number };

@@ -1,5 +1,5 @@
 // The values a journal generates (effect ids, idempotency keys, resolution times), named by what the harness decided.
-import type { EffectRow } from '../harness/protocol/schemas.js';
+import type { EffectRow } from '../shared/protocol/schemas.js';
 import type { Trial } from './schema.js';
 
 /**

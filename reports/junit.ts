@@ -1,5 +1,5 @@
 // JUnit XML for CI dashboards: one testsuite per report, one testcase per scenario, grouped by family.
-import { maskText } from '../harness/masked-output.js';
+import { maskText } from '../shared/secrets/mask.js';
 import { scenarioFamily } from './family.js';
 import type { Report, ScenarioResult } from './schema.js';
 import { describeCause, rootCauseHeadline, rootCauses } from './root-causes.js';

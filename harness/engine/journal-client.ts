@@ -1,7 +1,7 @@
 // The engine's view of one driver: typed operations, crash points handled by the trial's plan.
 import type { DriverHandle, CallOutcome } from '../driver/types.js';
-import type { JournalErrorCode, OperationName, OpParams, OpResult } from '../protocol/schemas.js';
-import { EjcError } from '../errors.js';
+import type { JournalErrorCode, OperationName, OpParams, OpResult } from '../../shared/protocol/schemas.js';
+import { EjcError } from '../../shared/errors.js';
 import { CrashInjected } from './crash-plan.js';
 import { harnessGate } from './harness-gate.js';
 import { withheldBy } from './withheld-ops.js';

@@ -1,5 +1,5 @@
 // What the hello's capabilities keep the harness from sending: an operation declared absent is never asked of the journal.
-import type { Capabilities, OperationName } from '../protocol/schemas.js';
+import type { Capabilities, OperationName } from '../../shared/protocol/schemas.js';
 
 /**
  * Why the harness may not send `op` (with these params) to a journal with these capabilities, or null when it may.

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ejc, type EjcResult } from './ejc-process.js';
 import type { Report } from '../../reports/schema.js';
 
-const SCENARIOS = ['cp02.after-prepare.tier3', 'cp03.after-dispatch.tier3', 'cp04.after-settle', 'cp06.two-effects.kill-between', 'journal.scope-exact', 'cp10.session.disclose-once'];
+const SCENARIOS = ['cp02.after-prepare.tier3', 'cp03.after-dispatch.tier3', 'cp04.after-settle', 'cp06.two-effects.kill-between', 'identity.scope-exact', 'cp10.session.disclose-once'];
 
 let tmp: { path: string; cleanup: () => Promise<void> };
 let run: EjcResult;

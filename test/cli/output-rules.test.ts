@@ -6,10 +6,10 @@ import { summaryText } from '../../bin/progress.js';
 import { publishRunOutputs } from '../../bin/run-outputs.js';
 import { PassThrough } from 'node:stream';
 import { closestIds, selectScenarios } from '../../harness/select-scenarios.js';
-import { reproduceCommand } from '../../harness/run-conformance.js';
+import { reproduceCommand } from '../../runner/run-conformance.js';
 import { isHarnessSide } from '../../reports/family.js';
 import { annotationLines, escapeData, escapeProperty, stepSummary, workflowCommand } from '../../reports/github-actions.js';
-import { missingNeed } from '../../scenarios/define.js';
+import { missingNeed } from '../../harness/scenario.js';
 import { listScenarios } from '../../scenarios/catalog.js';
 import { buildReport, scenario, trial } from '../reports/fixture.js';
 

@@ -48,7 +48,7 @@ describe('exploration of journals that take a choice the contract leaves open', 
 });
 
 describe('outcome digests over what the harness decides', () => {
-  const KEYED = ['cp09.tier1.after-dispatch.reconciling', 'blind2.identity.tier1-keys-never-repeat', 'cp06.two-effects.kill-between'];
+  const KEYED = ['cp09.tier1.after-dispatch.reconciling', 'identity.tier1-key.never-repeats', 'cp06.two-effects.kill-between'];
 
   it('a journal with random nonces in its tier-1 keys: the same seed twice gives equal outcome digests', async () => {
     const [a, b] = [await runTargetScenarios(ALLOWED, { variant: 'random-keys' }, KEYED), await runTargetScenarios(ALLOWED, { variant: 'random-keys' }, KEYED)];

@@ -8,12 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ejc, type EjcResult } from '../cli/ejc-process.js';
 import { normalisedCheck, type RootCause } from '../../reports/root-causes.js';
 import { verifyReport } from '../../reports/verify.js';
-import '../../reports/pack-sections.js';
+import '../../harness/pack-sections.js';
 import type { Report } from '../../reports/schema.js';
 
 const FIT = fileURLToPath(new URL('../broken/fit-journals.mjs', import.meta.url));
 // Scenarios of several families that all read the journal's rows (so all of them see the bare digest).
-const SCENARIOS = ['cp02.after-prepare.tier3', 'cp04.after-settle', 'cp06.two-effects.kill-between', 'cp07.concurrent-prepare.race', 'cp09.tier1.after-dispatch.reconciling', 'journal.scope-exact', 'journal.digest-persisted-form', 'metamorphic.identity.inputs', 'blind.retention.sibling-run-ids', 'blind3.concurrency.interleaved-writers-keep-rows'];
+const SCENARIOS = ['cp02.after-prepare.tier3', 'cp04.after-settle', 'cp06.two-effects.kill-between', 'cp07.concurrent-prepare.race', 'cp09.tier1.after-dispatch.reconciling', 'identity.scope-exact', 'digest.persisted-form', 'identity.inputs', 'retention.sibling-run-ids', 'concurrency.interleaved-writers-keep-rows'];
 
 let out: string;
 let run: EjcResult;
