@@ -90,7 +90,7 @@ function rootCauseSection(scenarios: Loose[]): string {
   const causes = rootCauses(parsed);
   if (causes.length === 0) return '';
   const items = causes
-    .map((c) => `<li><p>${esc(describeCause(c))}</p><p class="scenarios">${c.scenarios.map((id) => `<a href="#s-${esc(token(id))}">${esc(id)}</a>`).join(', ')}</p></li>`)
+    .map((c) => `<li><p>${esc(describeCause(c))}</p><p class="scenarios">${c.scenarios.map((id) => `<code>${esc(id)}</code>`).join(', ')}</p></li>`)
     .join('');
   return `<section id="root-causes"><h2>${esc(rootCauseHeadline(causes)!)}</h2><p>Failed scenarios grouped by their first failing check, largest group first.</p><ol>${items}</ol></section>`;
 }
