@@ -36,9 +36,10 @@ afterAll(async () => {
 });
 
 async function keptDir(): Promise<string> {
-  const kept = (await readdir(tmp.path)).filter((n) => n.startsWith(`ejc-${FAILING}-`));
+  // --keep-failed with --out keeps trial directories under <out>/kept, never in the shared temp directory.
+  const kept = (await readdir(join(paths.out, 'kept'))).filter((n) => n.startsWith(`ejc-${FAILING}-`));
   expect(kept).toHaveLength(1);
-  return join(tmp.path, kept[0]!);
+  return join(paths.out, 'kept', kept[0]!);
 }
 
 describe('a failing run, as the terminal shows it', () => {
