@@ -163,6 +163,8 @@ export async function runOptions(parsed: Parsed, argv: string[]): Promise<Omit<R
     shard: shardText === undefined ? null : parseShard(shardText),
     expectFailures,
     keep: flag(parsed, 'keep') ? 'all' : flag(parsed, 'keep-failed') ? 'failed' : 'none',
+    // Kept directories live beside the report, where nothing else cleans them, never in the shared temp directory.
+    ...(out === undefined ? {} : { keepRoot: join(resolve(out), 'kept') }),
     timeoutMs: timeoutText === undefined ? DEFAULT_TIMEOUT_MS : intValue('timeout', timeoutText, 1, MAX_TIMEOUT_MS),
     jobs: jobsText === undefined ? Math.min(defaultJobs(), MAX_JOBS) : intValue('jobs', jobsText, 1, MAX_JOBS),
     // Recorded in the report as its reproduce command: secret values become the variables they are read from.

@@ -79,8 +79,8 @@ Run:
   --jobs <n>             scenarios run concurrently, 1 to ${MAX_JOBS} (default: one per core); the report is the same for any n
   --bail                 stop at the first failed, inconclusive or stale scenario: running ones finish,
                          nothing new starts; the report is valid but marked partial (merge refuses it)
-  --keep                 keep every trial directory
-  --keep-failed          keep the directories of failed and inconclusive trials
+  --keep                 keep every trial directory (under <out>/kept with --out, else in TMPDIR)
+  --keep-failed          keep the directories of failed and inconclusive trials (likewise)
                          (a kept directory holds transcript.jsonl: every protocol line both ways, kills, restarts)
   --transcript           keep every trial's transcript.jsonl, also of passing trials (their directory holds only it)
   --require <caps>       capabilities the run must have, comma-separated, repeatable: a machine dimension the

@@ -5,6 +5,7 @@ import { failedAssertions, NOT_PASSING, stderrTail, whyNotPassing } from '../rep
 import { gateOutcome } from '../reports/derive.js';
 import { claimedScope, exclusionLines, verdictStatement } from '../reports/scope.js';
 import { notTestedLines } from '../reports/not-tested.js';
+import { describeCause, rootCauseHeadline, rootCauses } from '../reports/root-causes.js';
 
 import type { Report, ScenarioResult } from '../reports/schema.js';
 import { canRedraw, createStyle, styleFor, type Style } from './colour.js';
@@ -106,6 +107,13 @@ export function summaryText(report: Report, reportPath: string | null, options: 
     ...(report.partial === undefined ? [] : [`partial: --bail stopped the run after ${report.partial.stoppedAfter}; ${report.partial.notRun.length} scenario(s) never ran`]),
     `counts: ${c.trials} trials · ${c.kills} kills · ${c.restarts} restarts · ${c.physicalWrites} physical writes · ${c.duplicateWrites} duplicate writes · ${c.restartWrites} restart writes`,
   ];
+  // One deviation failing many scenarios reads as one finding: the root causes lead, before the scenarios they explain.
+  const causes = rootCauses(report.scenarios);
+  if (causes.length > 0) {
+    lines.splice(1, 0, style.bold(rootCauseHeadline(causes)!));
+    lines.push('', style.bold(`root cause${causes.length === 1 ? '' : 's'} (failed scenarios grouped by their first failing check):`));
+    for (const [i, c] of causes.entries()) lines.push(`  ${i + 1}. ${describeCause(c)}`, `     ${c.scenarios.slice(0, 8).join(', ')}${c.scenarios.length > 8 ? `, … ${c.scenarios.length - 8} more` : ''}`);
+  }
   const bad = report.scenarios.filter((x) => NOT_PASSING.has(x.verdict));
   if (bad.length > 0) {
     lines.push('', style.bold('not passing:'));

@@ -4,6 +4,7 @@ import { TrialContext } from './engine/trial-context.js';
 import { CrashInjected } from './engine/crash-plan.js';
 import { JournalOpError } from './engine/journal-client.js';
 import { SetupNotProceeded } from './engine/setup-verdict.js';
+import { join } from 'node:path';
 import { createTrialDir } from './trial-dir.js';
 import { deriveSeed } from './rng.js';
 import type { Capabilities } from '../shared/protocol/schemas.js';
@@ -12,7 +13,8 @@ import { scenarioVerdict, trialHeadline, trialVerdict } from '../reports/derive.
 import { missingNeed, type Scenario } from './scenario.js';
 import { keepOnlyTranscript, writeTranscript } from './transcript/write-transcript.js';
 import { maskTreeSync, maskValue } from '../shared/secrets/mask.js';
-import { environmentError, fullFileSystem } from './environment.js';
+import { environmentError } from './environment.js';
+import { harnessFault } from './harness-fault.js';
 import { checkWorld } from './world/world-scan.js';
 
 export interface ScenarioRunOptions {
@@ -27,6 +29,8 @@ export interface ScenarioRunOptions {
   readonly transcripts?: boolean;
   /** Declared-secret adapter options (`--impl-secret`), handed to every driver in its environment. */
   readonly implSecrets?: Readonly<Record<string, string>>;
+  /** Where trial directories are made when they may be kept (`--keep`, `--keep-failed`): under `--out`, not the shared temp directory. */
+  readonly keepRoot?: string;
   /** Told where a kept trial directory is. */
   readonly onKept?: (scenarioId: string, dir: string) => void;
   /** Told of each report section the trial contributed (see TrialContext.sections). */
@@ -51,26 +55,36 @@ export async function runScenario(scenario: Scenario, options: ScenarioRunOption
 async function runTrial(scenario: Scenario, options: ScenarioRunOptions): Promise<Trial> {
   const started = Date.now();
   const seed = deriveSeed(options.seed, scenario.id);
-  const dir = await createTrialDir().catch((error: unknown) => {
+  const dir = await createTrialDir(options.keep === 'none' ? undefined : options.keepRoot).catch((error: unknown) => {
     throw environmentError(error) ?? new EjcError('environment', `cannot create a trial directory: ${(error as Error).message}`, { cause: error });
   });
   const t = new TrialContext({ id: `${scenario.id}#1`, seed, dir: dir.path, launch: options.launch, timeoutMs: options.timeoutMs, capabilities: options.capabilities, ...(options.implSecrets === undefined ? {} : { implSecrets: options.implSecrets }) });
   const violations: Trial['violations'] = [];
   let clean = false;
-  let harnessFailure: EjcError | null = null;
+  let thrown: unknown = null;
   try {
     await scenario.trial(t);
     clean = true;
   } catch (err) {
-    harnessFailure = environmentError(err);
-    if (harnessFailure === null) classifyFailure(t, scenario, err, violations);
+    thrown = err;
+    if (environmentError(err) === null) classifyFailure(t, scenario, err, violations);
   } finally {
     if (clean) await t.closeAll();
     else await t.killAll();
   }
-  checkEchoes(t);
-  // §11 beyond the journal's files: wherever a driver could have written an argument secret, after recovery too.
-  checkWorld(t);
+  // What the harness made for the trial must still be there and writable: if not, nothing here is about the journal.
+  const created = [dir.path, join(dir.path, 'targets'), ...t.journalDirs];
+  let fault = harnessFault(created, thrown) ?? (environmentError(thrown) === null ? null : `harness fault: ${environmentError(thrown)!.message}`);
+  if (fault === null) {
+    try {
+      checkEchoes(t);
+      // §11 beyond the journal's files: wherever a driver could have written an argument secret, after recovery too.
+      checkWorld(t);
+    } catch (err) {
+      fault = harnessFault(created, err);
+      if (fault === null) throw err;
+    }
+  }
   for (const [name, value] of Object.entries(t.sections)) options.onSection?.(name, scenario.id, maskValue(value));
   const world = t.world.counts();
   const trial: Trial = {
@@ -91,30 +105,26 @@ async function runTrial(scenario: Scenario, options: ScenarioRunOptions): Promis
     durationMs: Date.now() - started,
   };
   trial.verdict = trialVerdict(trial);
-  // A journal that failed on a full disk failed because of the harness's machine: no verdict, a harness error.
-  if (harnessFailure === null && trial.verdict !== 'passed') harnessFailure = fullFileSystem(dir.path);
-  if (harnessFailure !== null) {
-    await dir.cleanup();
-    throw harnessFailure;
-  }
+  // A journal that failed on a full disk failed because of the harness's machine.
+  if (fault === null && trial.verdict !== 'passed') fault = harnessFault([dir.path], null);
+  if (fault !== null) inconclusiveByHarness(trial, fault);
   if (trial.verdict !== 'passed') trial.stderrTail = t.stderrTail();
   const keep = options.keep === 'all' || (options.keep === 'failed' && trial.verdict !== 'passed');
-  if (keep || options.transcripts === true) {
-    await writeTranscript(dir.path, t.id, t.record);
-    if (!keep) await keepOnlyTranscript(dir.path);
-    // A kept directory is for reading: what the harness wrote there (logs, ledgers, traces) is masked; the journal's own files are its evidence.
+  if (fault === null && (keep || options.transcripts === true)) {
     try {
+      await writeTranscript(dir.path, t.id, t.record);
+      if (!keep) await keepOnlyTranscript(dir.path);
+      // A kept directory is for reading: what the harness wrote there (logs, ledgers, traces) is masked; the journal's own files are its evidence.
       maskTreeSync(dir.path, (path) => t.journalDirs.some((j) => path === j));
-    } catch (error) {
-      // A kept directory that cannot be masked is not kept: it would hand out the secrets.
-      await dir.cleanup();
-      throw environmentError(error) ?? error;
+      dir.keep();
+      options.onKept?.(scenario.id, dir.path);
+      return trial;
+    } catch {
+      // A directory that cannot be written or masked is not kept (unmasked it would hand out the secrets); the trial's
+      // verdict stands on the evidence already gathered and the run goes on.
     }
-    dir.keep();
-    options.onKept?.(scenario.id, dir.path);
-  } else {
-    await dir.cleanup();
   }
+  await dir.cleanup().catch(() => undefined);
   return trial;
 }
 
@@ -125,6 +135,13 @@ function checkEchoes(t: TrialContext): void {
   const name = 'the driver repeats no planted secret in a response, an error or on stderr (effect-journal §11)';
   if (findings.length === 0) t.check(name, [], [], true);
   else t.failConclusively(name, [], findings.map((f) => `${f.driver} ${f.stream}: [masked ${f.secret}]`));
+}
+
+// The harness's machine failed the trial: no finding against the journal stands, whatever the scenario recorded.
+function inconclusiveByHarness(trial: Trial, cause: string): void {
+  for (const a of trial.assertions) delete a.conclusive;
+  trial.inconclusiveReason = cause;
+  trial.verdict = trialVerdict(trial);
 }
 
 // A journal that answers an error where the contract needs a result fails, even when that error kept a

@@ -1,5 +1,5 @@
 // A fresh temporary directory per trial, removed by `cleanup()` or by the harness's signal cleanup.
-import { readdir, rm, rmdir, unlink } from 'node:fs/promises';
+import { mkdir, readdir, rm, rmdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { dir } from 'tmp-promise';
 import { registerTempDir, unregisterTempDir } from './driver/registry.js';
@@ -13,12 +13,14 @@ export interface TrialDir {
 }
 
 /**
- * Creates an empty temp dir, registered so Ctrl-C removes it too. Its name is tmp's own (`tmp-<pid>-<random>`), like
- * any program's temporary directory: naming it after ejc or the scenario would tell a journal which trial it is in.
+ * Creates an empty temp dir (under `parent`, else TMPDIR), registered so Ctrl-C removes it too. Its name is tmp's own
+ * (`tmp-<pid>-<random>`), like any program's temporary directory: naming it after ejc or the scenario would tell a
+ * journal which trial it is in.
  */
-export async function createTrialDir(): Promise<TrialDir> {
+export async function createTrialDir(parent?: string): Promise<TrialDir> {
+  if (parent !== undefined) await mkdir(parent, { recursive: true });
   // keep: tmp holds no remover for it (removeTree below removes it; the registry covers signals and exit).
-  const created = await dir({ keep: true });
+  const created = await dir({ keep: true, ...(parent === undefined ? {} : { tmpdir: parent }) });
   registerTempDir(created.path);
   let cleaned = false;
   return {

@@ -3,6 +3,7 @@ import { notApplicableByFamily } from './family.js';
 import { failedAssertions, NOT_PASSING, whyNotPassing } from './failure-text.js';
 import type { Report, ScenarioResult } from './schema.js';
 import { claimedScope, exclusionLines, verdictStatement } from './scope.js';
+import { describeCause, rootCauseHeadline, rootCauses } from './root-causes.js';
 
 /** Whether this process runs as a GitHub Actions step. */
 export function inGitHubActions(env: NodeJS.ProcessEnv = process.env): boolean {
@@ -68,6 +69,12 @@ export function stepSummary(report: Report, reportPath: string | null): string {
   if (missing.length > 0) {
     lines.push('', '### ⚠️ Not tested on this machine', '', 'The runner lacked these tools; the verdict says nothing about what only they could show.', '', '| dimension | not tested | install |', '|---|---|---|');
     for (const e of missing) lines.push(`| ${code(e.dimension)} | ${cell(e.untested)} | ${code(e.install)} |`);
+  }
+  const causes = rootCauses(report.scenarios);
+  if (causes.length > 0) {
+    lines.splice(2, 0, `**${html(rootCauseHeadline(causes)!)}**`, '');
+    lines.push('', `### Root cause${causes.length === 1 ? '' : 's'}`, '', 'Failed scenarios grouped by their first failing check.', '', '| # | check | scenarios | only on it |', '|---:|---|---:|---:|');
+    for (const [i, c] of causes.entries()) lines.push(`| ${i + 1} | ${cell(describeCause(c))} | ${c.scenarios.length} | ${c.only.length} |`);
   }
   const bad = report.scenarios.filter((x) => NOT_PASSING.has(x.verdict));
   if (bad.length > 0) {

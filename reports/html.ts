@@ -8,6 +8,8 @@ import { timelineHtml } from './html-timeline.js';
 import { trialDetails } from './html-trial.js';
 import { claimedScope, exclusionLines, verdictStatement } from './scope.js';
 import type { Scope, Verdict } from './schema.js';
+import { describeCause, rootCauseHeadline, rootCauses } from './root-causes.js';
+import { ScenarioResult } from './schema.js';
 
 /** Options for the page: the verify problems to show in a banner (none when the report verified). */
 export interface HtmlOptions {
@@ -36,6 +38,7 @@ export function reportHtml(report: unknown, options: HtmlOptions = {}): string {
     header(r, verdict, impl),
     '<main>',
     problemsBanner(options.problems ?? []),
+    rootCauseSection(scenarios),
     notTestedSection(r['notTested']),
     countsList(r),
     scopeSection(scopeOf(scenarios)),
@@ -77,6 +80,20 @@ function header(r: Loose, verdict: string, impl: Loose): string {
 // Recomputed from the scenarios, so a report written before the scope field existed says what its claims kept out too.
 function scopeOf(scenarios: Loose[]): Scope {
   return claimedScope(scenarios.map((s) => ({ id: str(s['id'], '?'), verdict: s['verdict'] === 'not_applicable' ? 'not_applicable' : 'passed', reason: typeof s['reason'] === 'string' ? s['reason'] : null })));
+}
+
+// The root causes lead the page: failed scenarios grouped by their first failing check (reports/root-causes.ts).
+function rootCauseSection(scenarios: Loose[]): string {
+  const parsed = scenarios.flatMap((s) => {
+    const one = ScenarioResult.safeParse(s);
+    return one.success ? [one.data] : [];
+  });
+  const causes = rootCauses(parsed);
+  if (causes.length === 0) return '';
+  const items = causes
+    .map((c) => `<li><p>${esc(describeCause(c))}</p><p class="scenarios">${c.scenarios.map((id) => `<code>${esc(id)}</code>`).join(', ')}</p></li>`)
+    .join('');
+  return `<section id="root-causes"><h2>${esc(rootCauseHeadline(causes)!)}</h2><p>Failed scenarios grouped by their first failing check, largest group first.</p><ol>${items}</ol></section>`;
 }
 
 function scopeSection(scope: Scope): string {

@@ -2,6 +2,7 @@
 import { maskText } from '../shared/secrets/mask.js';
 import { scenarioFamily } from './family.js';
 import type { Report, ScenarioResult } from './schema.js';
+import { describeCause, rootCauseHeadline, rootCauses } from './root-causes.js';
 
 /**
  * Renders a report as JUnit XML: classname = the scenario's family (`cp04`, `kxm`; no dots of its own, so
@@ -22,7 +23,10 @@ export function toJUnit(report: Report): string {
     time: seconds(report.durationMs),
     timestamp: report.startedAt,
   });
+  const causes = rootCauses(report.scenarios);
   const properties = [
+    // The root causes lead: one deviation that fails fifty testcases is one thing to fix.
+    ...(causes.length === 0 ? [] : [property('rootCauses', rootCauseHeadline(causes)!), ...causes.map((c, i) => property(`rootCause.${i + 1}`, describeCause(c)))]),
     property('verdict', report.verdict),
     property('seed', String(report.seed)),
     property('outcomeDigest', report.outcomeDigest),

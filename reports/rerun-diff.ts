@@ -1,7 +1,7 @@
 // Comparing a report with its re-run: which scenarios' outcomes differ and how, and whether the same files were tested.
 import { canonicalJson } from '../shared/canonical-json.js';
 import type { Report } from './schema.js';
-import { compareIds, outcomeView, scenarioOutcome } from './seal.js';
+import { compareIds, outcomeView, ROOT_CAUSES, scenarioOutcome } from './seal.js';
 
 export interface RerunComparison {
   /** The outcome digests are equal. */
@@ -28,8 +28,9 @@ export function compareRerun(recorded: Report, rerun: Report): RerunComparison {
       if (diffs.length > 0) outcomeDifferences.push(`${id}: ${a.verdict === b.verdict ? a.verdict : `${a.verdict} → ${b.verdict}`}; ${diffs.join('; ')}`);
     }
   }
-  const { scenarios: _a, counts: _ac, ...restA } = outcomeView(recorded) as Record<string, unknown>;
-  const { scenarios: _b, counts: _bc, ...restB } = outcomeView(rerun) as Record<string, unknown>;
+  // The root-cause section is derived from the scenarios, whose differences are already listed.
+  const { scenarios: _a, counts: _ac, ...restA } = withoutRootCauses(outcomeView(recorded) as Record<string, unknown>);
+  const { scenarios: _b, counts: _bc, ...restB } = withoutRootCauses(outcomeView(rerun) as Record<string, unknown>);
   for (const d of differences(restA, restB, '', 5)) outcomeDifferences.push(`report ${d}`);
   const sameOutcome = recorded.outcomeDigest === rerun.outcomeDigest;
   if (!sameOutcome && outcomeDifferences.length === 0) outcomeDifferences.push('the outcome digests differ, yet no scenario or field does: the report was sealed by another ejc version');
@@ -78,4 +79,9 @@ function show(v: unknown): string {
   if (v === undefined) return '(absent)';
   const text = JSON.stringify(v);
   return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+}
+
+function withoutRootCauses(view: Record<string, unknown>): Record<string, unknown> {
+  const { [ROOT_CAUSES]: _r, ...sections } = (view['sections'] ?? {}) as Record<string, unknown>;
+  return { ...view, sections };
 }

@@ -1,6 +1,8 @@
 // Sealing a report: the outcome digest (what was found, independent of when, where and how it was sharded) and the content hash.
 import { canonicalJson, sha256Hex, wellFormedJson } from '../shared/canonical-json.js';
 import { CountKeys, zeroCounts } from './schema.js';
+import { generatedNames, withGeneratedNamed } from './generated-values.js';
+import { rootCauses } from './root-causes.js';
 import type { Assertion, Counts, Report, ScenarioResult, Trial, UnsealedReport } from './schema.js';
 
 /**
@@ -8,18 +10,29 @@ import type { Assertion, Counts, Report, ScenarioResult, Trial, UnsealedReport }
  * implementation sent become U+FFFD first: RFC 8785 cannot canonicalize them, and UTF-8 cannot carry them.
  */
 export function sealReport(r: UnsealedReport): Report {
-  const base = wellFormedJson(stripSeal(r));
+  const base = wellFormedJson(stripSeal(withRootCauses(r)));
   const outcomeDigest = computeOutcomeDigest(base);
   const withDigest = { ...base, outcomeDigest };
   return { ...withDigest, contentHash: sha256Hex(canonicalJson(withDigest)) };
 }
+
+/** The report with its `root-causes` section recomputed from its scenarios (absent when none failed), as sealed. */
+export function withRootCauses<R extends UnsealedReport>(r: R): R {
+  const { [ROOT_CAUSES]: _old, ...sections } = r.sections;
+  const causes = rootCauses(r.scenarios);
+  return { ...r, sections: causes.length === 0 ? sections : { ...sections, [ROOT_CAUSES]: causes } };
+}
+
+/** The section that groups failed scenarios by their first failing check (reports/root-causes.ts). */
+export const ROOT_CAUSES = 'root-causes';
 
 /**
  * The outcome view: what was found, for an implementation, seed, selection and settings. Left out:
  * timings, reproduce commands (they name shard flags), the shard, where it ran (environment and the notTested it implies, node,
  * platform), which build and which files (harness.build, fingerprint: `verify --rerun` compares those
  * itself), stderr tails, trial timelines, and the raw value of every observation the contract lets vary (an
- * assertion's `observed`, a trial's `variableCounts`): so the digest is equal across machines,
+ * assertion's `observed`, a trial's `variableCounts`). Values the journal generates (effect ids, idempotency keys,
+ * resolution times) are replaced by names the harness decided (the row's address): so the digest is equal across machines,
  * working directories, load and sharding, and differs when a conformance finding does.
  */
 export function outcomeView(r: UnsealedReport | Report): unknown {
@@ -50,7 +63,8 @@ export function compareIds(a: string, b: string): number {
 /** One scenario's part of the outcome view: what `verify --rerun` compares scenario by scenario. */
 export function scenarioOutcome(s: ScenarioResult): unknown {
   const { durationMs: _d, reproduce: _r, trials, ...rest } = s;
-  return { ...rest, trials: trials.map(trialOutcome) };
+  // Ids, keys and times the journal generated are named by the row the harness put them on (reports/generated-values.ts).
+  return withGeneratedNamed({ ...rest, trials: trials.map(trialOutcome) }, generatedNames(trials));
 }
 
 // The timeline's times vary run to run, and two concurrent drivers interleave differently: not outcome.

@@ -34,6 +34,8 @@ export interface RunOptions {
   /** Scenario id globs left out of the selection (before sharding). */
   excludePatterns?: string[];
   keep: 'all' | 'failed' | 'none';
+  /** Where kept trial directories go (`<out>/kept` for `ejc run --out`); unset: the temp directory. */
+  keepRoot?: string;
   /** Keep every trial's wire transcript, even where the trial directory is not kept. */
   transcripts?: boolean;
   /** Where report.json will be written, for its `reproduce.verify` command. */
@@ -141,6 +143,7 @@ async function runSelected(
     seed: options.seed,
     timeoutMs: options.timeoutMs,
     keep: options.keep,
+    ...(options.keepRoot === undefined ? {} : { keepRoot: options.keepRoot }),
     capabilities: run.capabilities,
     ...(options.transcripts === true ? { transcripts: true } : {}),
     ...(options.implSecrets === undefined ? {} : { implSecrets: options.implSecrets }),

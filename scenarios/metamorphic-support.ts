@@ -3,7 +3,7 @@ import type { EffectRow, OpParams, PrepareVerdict, RecordedResult, Tier } from '
 import type { TrialContext } from '../harness/engine/trial-context.js';
 import type { JournalClient } from '../harness/engine/journal-client.js';
 import { DEFAULT_MAPPING } from '../harness/engine/projections.js';
-import { describeVerdicts, verdictAllowed, type AllowedVerdict } from '../harness/model/gate-table.js';
+import { codeUsual, describeVerdicts, verdictAllowed, type AllowedVerdict } from '../harness/model/gate-table.js';
 import { rows } from './support.js';
 import { proceeded } from '../harness/engine/setup-verdict.js';
 
@@ -53,7 +53,8 @@ export function verdictWord(v: PrepareVerdict): string {
 export function expectVerdict(t: TrialContext, name: string, allowed: readonly AllowedVerdict[], v: PrepareVerdict, replayed?: RecordedResult | null): void {
   const observed = v.verdict === 'refuse' ? { verdict: v.verdict, code: v.code } : { verdict: v.verdict };
   const expected = describeVerdicts(allowed);
-  t.check(name, expected.join(' | '), verdictWord(v), verdictAllowed(allowed, observed));
+  t.check(name, expected.join(' | '), v.verdict, verdictAllowed(allowed, observed));
+  if (v.verdict === 'refuse') noteRefusalCode(t, name, allowed, v.code);
   if (v.verdict === 'replay' && replayed !== undefined) t.expect(`${name}: the replayed result is the recorded one`, replayed, v.result);
 }
 
@@ -79,4 +80,14 @@ export async function killAndRestart(t: TrialContext, client: JournalClient): Pr
 export async function restart(t: TrialContext, client: JournalClient): Promise<JournalClient> {
   await client.close();
   return t.driver();
+}
+
+/**
+ * Notes a refusal's code: informational (protocol.md: "which code names the reason is for the report and the
+ * operator"), so it always passes; the code itself stays beside the allowance, out of the outcome digest.
+ */
+export function noteRefusalCode(t: TrialContext, name: string, allowed: readonly AllowedVerdict[], code: string): void {
+  const usual = allowed.flatMap((a) => (a.verdict === 'refuse' ? a.codes : []));
+  const allowance = `any code (informational; protocol.md names ${[...new Set(usual)].join(' | ')})`;
+  t.allow(`${name}: refusal code${codeUsual(allowed, code) ? '' : ' (note: not one protocol.md names here)'}`, allowance, code, true);
 }

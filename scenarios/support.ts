@@ -121,7 +121,7 @@ export async function seedRows(t: TrialContext, client: JournalClient, seeded: O
 export function expectDigestForms(t: TrialContext, all: readonly EffectRow[], when: string): boolean {
   const seeded = seededIds.get(t);
   const bad = all.filter((r) => !seeded?.has(r.effectId) && !DIGEST_FORM.test(r.argsDigest)).map((r) => `${r.effectId}:${r.argsDigest}`);
-  return t.expect(`args digests ${when} have the persisted form v5:<SHA-256 hex>`, [], bad);
+  return t.expect(`args digests ${when} have the persisted form v5:<SHA-256 hex> (effect-journal §11)`, [], bad);
 }
 
 /** The prepare the engine would send for the default call at slot 0 of a run node. */

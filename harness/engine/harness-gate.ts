@@ -6,8 +6,13 @@ import type { TrialContext } from './trial-context.js';
 type GateEffect = GateDecision['effects'][number];
 
 /** The gate decision for one run node: the journal's `gate`, or the harness's own over `listEffects` when `capabilities.gate` is `harness`. */
-export async function gateFor(t: TrialContext, client: JournalClient, scope: RunScope, attempt = 1): Promise<GateDecision> {
-  if (t.capabilities.gate !== 'harness') return client.op('gate', { scope, attempt });
+export async function gateFor(_t: TrialContext, client: JournalClient, scope: RunScope, attempt = 1): Promise<GateDecision> {
+  // The client routes a gate to harnessGate when the hello says so: every caller gets the same rule.
+  return client.op('gate', { scope, attempt });
+}
+
+/** The harness-side gate (`capabilities.gate: "harness"`): §4's table over `listEffects`, the journal's own gate compared when it answers. */
+export async function harnessGate(t: TrialContext, client: JournalClient, scope: RunScope, attempt: number): Promise<GateDecision> {
   const listed = await client.try('listEffects', {});
   // A gate read that fails is a refusal, not a pass (§4): the engine cannot know what the prior attempt did.
   if (!listed.ok) {

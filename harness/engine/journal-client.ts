@@ -1,7 +1,10 @@
 // The engine's view of one driver: typed operations, crash points handled by the trial's plan.
 import type { DriverHandle, CallOutcome } from '../driver/types.js';
 import type { JournalErrorCode, OperationName, OpParams, OpResult } from '../../shared/protocol/schemas.js';
+import { EjcError } from '../../shared/errors.js';
 import { CrashInjected } from './crash-plan.js';
+import { harnessGate } from './harness-gate.js';
+import { withheldBy } from './withheld-ops.js';
 import type { TrialContext } from './trial-context.js';
 
 export type TryResult<O extends OperationName> =
@@ -45,8 +48,26 @@ export class JournalClient {
     return outcome.result;
   }
 
-  /** Performs an operation and returns the result or the journal's error code. */
+  /**
+   * Performs an operation and returns the result or the journal's error code. The hello decides what is sent: with
+   * `gate: "harness"` a gate is the harness's own over the rows, and an operation it declared absent is never sent
+   * (a harness bug, so the trial is inconclusive, never a finding against the journal).
+   */
   async try<O extends OperationName>(op: O, params: OpParams<O>): Promise<TryResult<O>> {
+    if (op === 'gate' && this.trial.capabilities.gate === 'harness') {
+      const p = params as OpParams<'gate'>;
+      const sent = this.trial.tick();
+      const result = await harnessGate(this.trial, this, p.scope, p.attempt ?? 1);
+      this.trial.noteOp(this, op, params, sent, { kind: 'result', result });
+      return { ok: true, result: result as OpResult<O> };
+    }
+    const withheld = withheldBy(this.trial.capabilities, op, params);
+    if (withheld !== null) throw new EjcError('harness_requirement', `the harness would have sent ${op}, which the hello declared absent (${withheld}): not sent`);
+    return this.probe(op, params);
+  }
+
+  /** Sends an operation whatever the hello claims: only for probing a claim (claims.operations-match-hello). */
+  async probe<O extends OperationName>(op: O, params: OpParams<O>): Promise<TryResult<O>> {
     await this.trial.beforeOp?.(this, op);
     const sent = this.trial.tick();
     let outcome;

@@ -99,7 +99,7 @@ async function reconcileEffect(
   const lk = logicalKey(scopeKey(run.runId, node.nodeId), call);
   if (action === 'retry_with_key') {
     // A tier-1 retry is safe only under the key stored at prepare (§2, §4); without it nothing may be retried.
-    t.check(`gate hands back the stored idempotency key for the tier-1 retry of ${effectId}`, 'a key', key, key !== null);
+    t.allow(`gate hands back the stored idempotency key for the tier-1 retry of ${effectId}`, 'a key', key, key !== null);
     if (key === null) return;
     const sent = t.world.dispatch(call.target, 1, { logicalKey: lk, idempotencyKey: key, payload: payloadOf(call), ...responseOf(call) });
     await t.boundary('after-reconcile-dispatch', client);
@@ -164,7 +164,7 @@ async function executeNode(
     } else {
       const lk = logicalKey(scopeKey(run.runId, node.nodeId), call);
       const key = verdict.idempotencyKey ?? null;
-      if (call.tier === 1) t.check(`tier-1 prepare of slot ${call.slot} hands out an idempotency key`, 'a key', key, key !== null);
+      if (call.tier === 1) t.allow(`tier-1 prepare of slot ${call.slot} hands out an idempotency key`, 'a key', key, key !== null);
       const sent = t.world.dispatch(call.target, call.tier, { logicalKey: lk, idempotencyKey: key, payload: payloadOf(call), ...responseOf(call) });
       await t.boundary('after-dispatch', client);
       if (node.timeoutSlots?.includes(call.slot)) {

@@ -52,7 +52,11 @@ export interface ExistingRowView {
   readonly retained: boolean;
 }
 
-/** One verdict the contract allows. */
+/**
+ * One verdict the contract allows. A refusal's `codes` are the names docs/protocol.md gives the situation, the usual
+ * first: informational only. effect-journal.md names no prepare refusal code, and protocol.md leaves "which code names
+ * the reason" to the report and the operator, so a code never decides a verdict (a surprising one is a note).
+ */
 export type AllowedVerdict = { readonly verdict: 'proceed' } | { readonly verdict: 'replay' } | { readonly verdict: 'refuse'; readonly codes: readonly RefusalCode[] };
 
 /** Every verdict a prepare may answer at an identity (several when the contract leaves a choice). */
@@ -74,12 +78,17 @@ export function expectPrepare(existing: ExistingRowView | null): AllowedVerdict[
   return out;
 }
 
-/** Whether an observed verdict is one of the allowed ones. */
+/** Whether an observed verdict is one of the allowed ones: the verdict decides, a refusal's code never does. */
 export function verdictAllowed(allowed: readonly AllowedVerdict[], observed: { verdict: string; code?: string }): boolean {
-  return allowed.some((a) => a.verdict === observed.verdict && (a.verdict !== 'refuse' || a.codes.includes(observed.code as RefusalCode)));
+  return allowed.some((a) => a.verdict === observed.verdict);
+}
+
+/** Whether a refusal's code is one of the names protocol.md gives this situation (false: worth a note, never a failure). */
+export function codeUsual(allowed: readonly AllowedVerdict[], code: string): boolean {
+  return allowed.some((a) => a.verdict === 'refuse' && a.codes.includes(code as RefusalCode));
 }
 
 /** An allowed-verdict list in the words a report uses. */
 export function describeVerdicts(allowed: readonly AllowedVerdict[]): string[] {
-  return allowed.map((a) => (a.verdict === 'refuse' ? `refuse (${a.codes.join(' | ')})` : a.verdict));
+  return allowed.map((a) => (a.verdict === 'refuse' ? `refuse (any code; usually ${a.codes.join(' | ')})` : a.verdict));
 }

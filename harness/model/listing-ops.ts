@@ -35,7 +35,10 @@ function rowMismatch(row: MRow, e: EffectRow): { clause: 'state.machine' | 'sess
   if ((e.state === 'committed') !== (row.state === 'committed')) return { clause: 'state.machine', expected: row.state === 'committed' ? 'committed' : 'prepared | ambiguous | needs_attention', observed: e.state };
   if (e.tier !== row.tier) return { clause: 'listing', expected: { tier: row.tier }, observed: { tier: e.tier } };
   const retained = row.result !== null || row.legacyResult === true;
-  if (e.resultRetained !== retained) return { clause: row.scope.kind === 'session' ? 'session.no-result' : 'state.machine', expected: { resultRetained: retained }, observed: { resultRetained: e.resultRetained } };
+  // A legacy session result not yet cleared may be reported or not: §11 lets a session audit reader omit the result
+  // column, and the byte scan, not this flag, is what proves its erasure.
+  const either = row.scope.kind === 'session' && row.legacyResult === true;
+  if (!either && e.resultRetained !== retained) return { clause: row.scope.kind === 'session' ? 'session.no-result' : 'state.machine', expected: { resultRetained: retained }, observed: { resultRetained: e.resultRetained } };
   if (typeof row.ikey === 'string' && row.ikey !== 'unknown' && e.idempotencyKey !== row.ikey) return { clause: 'key.verbatim', expected: row.ikey, observed: e.idempotencyKey };
   // Only tier 1 must have a key (§2); a tier-2/3 prepare whose verdict a kill swallowed may have stored none.
   if (row.ikey === 'unknown' && e.idempotencyKey === null && row.tier === 1) return { clause: 'key.verbatim', expected: 'the key generated at prepare', observed: null };

@@ -92,18 +92,25 @@ function argv(items: readonly unknown[], mode: 'strict' | 'loose'): unknown[] {
     if (!named && !isP && !(hinted && mode === 'loose')) continue;
     const sure = named || isP ? MASK : UNSURE;
     if (inline !== undefined) {
-      if (!isP || !portShaped(inline)) out[i] = `${item.slice(0, item.indexOf('='))}=${sure}`;
+      if (!isP || !portShaped(inline, mode)) out[i] = `${item.slice(0, item.indexOf('='))}=${sure}`;
       continue;
     }
     const next = out[i + 1];
-    if (i + 1 < out.length && !(isP && (typeof next === 'number' || (typeof next === 'string' && portShaped(next))))) out[i + 1] = sure;
+    if (i + 1 < out.length && !(isP && (typeof next === 'number' || (typeof next === 'string' && portShaped(next, mode))))) out[i + 1] = sure;
     i++;
   }
   return out;
 }
 
-function portShaped(value: string): boolean {
-  return /^\d{1,5}(:\d{1,5})?(\/(tcp|udp))?$/.test(value) || /^(\d{1,3}(\.\d{1,3}){3}:)?\d{1,5}:\d{1,5}$/.test(value);
+/**
+ * "Port-shaped" as docs/protocol.md reads it (§11 does not define it): a bare port number (digits, or a JSON number)
+ * is port-shaped for every detector; a port mapping or range (`5432:5432`, `127.0.0.1:5432:5432`, `8080/tcp`) may be
+ * read either way, so it survives in the strict projection and is masked in the loose one; anything else is masked.
+ */
+export function portShaped(value: string, mode: 'strict' | 'loose'): boolean {
+  if (/^\d{1,5}$/.test(value)) return true;
+  if (mode === 'loose') return false;
+  return /^\d{1,5}(:\d{1,5})?(\/(tcp|udp))?$/.test(value) || /^(\d{1,3}(\.\d{1,3}){3}:)?\d{1,5}:\d{1,5}(\/(tcp|udp))?$/.test(value);
 }
 
 function projectString(text: string, mode: 'strict' | 'loose'): string {

@@ -26,20 +26,20 @@ export interface ClaimFinding {
 
 /** Each probed capability with the cheapest request that only a journal having it can answer with a result. */
 export const OPERATION_CLAIMS: readonly OperationClaim[] = [
-  { capability: 'sessions', op: 'sessionRead', unsupported: ['unsupported'], probe: (t, c) => answer(c.try('sessionRead', { sessionId: t.rng.id('session'), transcript: [] })) },
-  { capability: 'kxm', op: 'kxm.list', unsupported: ['unsupported'], probe: (t, c) => answer(c.try('kxm.list', { runId: t.rng.id('run') })) },
+  { capability: 'sessions', op: 'sessionRead', unsupported: ['unsupported'], probe: (t, c) => answer(c.probe('sessionRead', { sessionId: t.rng.id('session'), transcript: [] })) },
+  { capability: 'kxm', op: 'kxm.list', unsupported: ['unsupported'], probe: (t, c) => answer(c.probe('kxm.list', { runId: t.rng.id('run') })) },
   {
     capability: 'seeding',
     op: 'seed',
     unsupported: ['seed_unsupported', 'unsupported'],
-    probe: (t, c) => answer(c.try('seed', { rows: [{ scope: { kind: 'run', runId: t.rng.id('run'), nodeId: 'node-a' }, slot: 0, toolId: 'http_request', tier: 3, state: 'committed', argsDigest: `v5:${'0'.repeat(64)}`, callId: t.rng.id('call'), resultJson: null }] })),
+    probe: (t, c) => answer(c.probe('seed', { rows: [{ scope: { kind: 'run', runId: t.rng.id('run'), nodeId: 'node-a' }, slot: 0, toolId: 'http_request', tier: 3, state: 'committed', argsDigest: `v5:${'0'.repeat(64)}`, callId: t.rng.id('call'), resultJson: null }] })),
   },
   {
     capability: 'resolution',
     op: 'resolve',
     unsupported: ['unsupported'],
     // An unresolved tier-3 effect of this trial: a journal with resolution answers its row, whatever it decides.
-    probe: async (_t, c, at) => (at.effectId === null ? { ok: false, code: 'internal', message: 'the probe prepare did not proceed' } : answer(c.try('resolve', { effectId: at.effectId, decision: 'discarded', actor: 'ejc-claims-probe' }))),
+    probe: async (_t, c, at) => (at.effectId === null ? { ok: false, code: 'internal', message: 'the probe prepare did not proceed' } : answer(c.probe('resolve', { effectId: at.effectId, decision: 'discarded', actor: 'ejc-claims-probe' }))),
   },
 ];
 
@@ -76,7 +76,7 @@ export function outerProbeClaimFinding(caps: Capabilities, got: Answer): ClaimFi
 
 /** With gate: "harness" the harness gates from the rows; a journal gate that answers anyway must decide as the harness does. */
 export async function gateClaimFinding(client: JournalClient, scope: RunScope, tierMode: TierMode): Promise<ClaimFinding> {
-  const own = await client.try('gate', { scope, attempt: 1 });
+  const own = await client.probe('gate', { scope, attempt: 1 });
   const listed = await client.try('listEffects', {});
   const name = 'the journal\'s own gate answers unsupported or the harness-side decision, as capabilities.gate: "harness" says';
   if (!own.ok) {

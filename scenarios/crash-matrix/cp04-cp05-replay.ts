@@ -8,6 +8,7 @@ import type { TrialContext } from '../../harness/engine/trial-context.js';
 import { DEFAULT_MAPPING, deriveProjections } from '../../harness/engine/projections.js';
 import { expectGate, expectPrepare, type AllowedVerdict } from '../../harness/model/gate-table.js';
 import { jsonEqual, sameCall } from '../../harness/model/projection.js';
+import { noteRefusalCode } from '../metamorphic-support.js';
 import type { ToolCall } from '../../harness/engine/model.js';
 
 export const cp04cp05: Scenario[] = [
@@ -104,7 +105,7 @@ function refusalVariant(id: string, what: string, change: (t: TrialContext) => P
     tags: ['crash-matrix', 'run', 'replay', 'refusal'],
     needs: [],
     description: `SIGKILL after the settle; on the re-run ${what}. Answering it with the old result would be a silent wrong result.`,
-    asserts: [`the re-run prepare refuses with ${code}`, 'the run fails without re-executing', 'one physical write'],
+    asserts: [`the re-run prepare refuses (usually ${code}; the code is informational)`, 'the run fails without re-executing', 'one physical write'],
     async trial(t) {
       const run = singleNodeRun(t, change(t));
       await crashDuringRun(t, run, { kind: 'boundary', boundary: 'after-settle' });
@@ -115,7 +116,7 @@ function refusalVariant(id: string, what: string, change: (t: TrialContext) => P
       const node = run.nodes[0]!;
       const allowed = expectPrepareFor(node.calls[0]!, node.rerunCalls?.[0] ?? node.calls[0]!, jsonEqual(node.mapping ?? DEFAULT_MAPPING, node.rerunMapping ?? node.mapping ?? DEFAULT_MAPPING));
       t.expect('re-run prepare verdict', allowed[0]?.verdict, verdict?.verdict);
-      t.check('refusal code', code, verdict?.verdict === 'refuse' ? verdict.code : null, verdict?.verdict === 'refuse' && allowed.some((a) => a.verdict === 'refuse' && a.codes[0] === code && a.codes.includes(verdict.code)));
+      if (verdict?.verdict === 'refuse') noteRefusalCode(t, 're-run prepare', allowed, verdict.code);
       t.expect('run status', 'failed', out.status);
       t.expect('physical writes', 1, t.world.counts().physicalWrites);
       await snapshotAfter(t, client);

@@ -1,5 +1,5 @@
-// A full or read-only disk is the harness's problem, never the journal's: exit 3 with a clear one-line error, the verdict
-// still printed when a run completed, and no stale report left looking current. Each case runs on a private tmpfs
+// A full or read-only disk is the harness's problem, never the journal's: exit 3 with a clear one-line error for the
+// report's own disk (the verdict still printed), an inconclusive trial naming the disk for a trial's, and no stale report left looking current. Each case runs on a private tmpfs
 // (unshare -m): the host's mounts are never touched, and the test proves the mounts are gone afterwards.
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -73,11 +73,11 @@ describe('full and read-only disks, on private tmpfs mounts', () => {
     expect(read('2.err')).toMatch(/^ejc: environment: .*\/full\/tmp \(TMPDIR\) has 0 KiB free; the trials need at least 16\.0 MiB/);
   });
 
-  it('a TMPDIR that fills during a trial: a harness error (exit 3), not a verdict about the journal, and the trial directory removed', () => {
-    expect(read('3.code').trim()).toBe('3');
-    expect(read('3.out')).toBe('');
-    expect(read('3.err')).toMatch(/^ejc: environment: the file system of the trial directories \(TMPDIR=.*\/roomy\) is full/m);
-    expect(read('3.err')).not.toMatch(/nonconformant|inconclusive/);
+  it('a TMPDIR that fills during a trial: the trial is inconclusive naming the full disk (exit 2), never a failure of the journal, and the trial directory removed', () => {
+    expect(read('3.code').trim()).toBe('2');
+    expect(read('3.out')).toMatch(/^verdict: inconclusive/m);
+    expect(read('3.out')).toMatch(/cp04\.after-settle +inconclusive: harness fault: .*is full/);
+    expect(read('3.out')).not.toMatch(/nonconformant/);
     expect(read('3.ls').trim()).toBe('');
   });
 

@@ -36,10 +36,11 @@ afterAll(async () => {
 });
 
 async function keptDir(): Promise<string> {
-  // Trial directories are named like any temporary directory (nothing in the name tells a journal the scenario).
-  const kept = (await readdir(tmp.path)).filter((n) => /^tmp-\d+-/.test(n));
+  // --keep-failed with --out keeps trial directories under <out>/kept, never in the shared temp directory; they are
+  // named like any temporary directory (nothing in the name tells a journal the scenario).
+  const kept = (await readdir(join(paths.out, 'kept'))).filter((n) => /^tmp-\d+-/.test(n));
   expect(kept).toHaveLength(1);
-  return join(tmp.path, kept[0]!);
+  return join(paths.out, 'kept', kept[0]!);
 }
 
 describe('a failing run, as the terminal shows it', () => {

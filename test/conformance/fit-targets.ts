@@ -22,11 +22,23 @@ export const ALLOWED_TARGETS: readonly AllowedTarget[] = [
   { variant: 'names-disclosures-by-address', scenarios: ['cp10.session.disclose-once', 'cp10.session.concurrent-resume', 'disclosure.negative-slots', 'disclosure.legacy-placeholder'] },
   {
     variant: 'no-gate-of-its-own',
-    scenarios: ['cp03.after-dispatch.tier3', 'cp04.after-settle.result-not-retained', 'cp06.two-effects.second-unresolved', 'cp09.tier1.after-dispatch.reconciling', 'gate.read-failure-refuses', 'gate.ignores-attempt', 'identity.scope-exact', 'recovery.operator-resolution'],
+    scenarios: ['cp03.after-dispatch.tier3', 'cp04.after-settle.result-not-retained', 'cp06.two-effects.second-unresolved', 'cp09.tier1.after-dispatch.reconciling', 'gate.read-failure-refuses', 'gate.ignores-attempt', 'identity.scope-exact', 'recovery.operator-resolution', 'concurrency.interleaved-writers-keep-rows', 'identity.tool-ids-exact'],
   },
   { variant: 'other-conservative-reason', scenarios: ['disclosure.legacy-placeholder', 'disclosure.duplicate-call-id', 'disclosure.name-mismatch', 'disclosure.errored-turn'] },
   { variant: 'keeps-discarded-row', scenarios: ['recovery.operator-resolution'] },
   { variant: 'keys-tier1-only', scenarios: ['cp03.after-dispatch.tier3', 'cp09.tier2.receipt-absent.reconciling', 'cp09.tier2.receipt-found.reconciling', 'cp10.session.disclose-once'] },
+  {
+    variant: 'other-refusal-codes',
+    scenarios: ['cp04.after-settle.public-args-changed', 'cp04.after-settle.mapping-changed', 'cp07.concurrent-prepare.race', 'cp07.concurrent-prepare.interleaved', 'cp07.concurrent-prepare.killed-holder', 'cp10.session.prepare-refused', 'digest.legacy-refused', 'replay.inputs-that-count', 'identity.inputs'],
+  },
+  { variant: 'session-results-unreported', scenarios: ['secrets.legacy-result-cleared-on-open', 'erasure.large-legacy-result-cleared', 'erasure.session-result-never-written', 'cp10.session.disclose-once'] },
+  { variant: 'random-keys', scenarios: ['cp09.tier1.after-dispatch.reconciling', 'cp09.tier1.after-prepare.reconciling', 'identity.tier1-key.never-repeats', 'identity.tier1-key.equal-args-distinct', 'recovery.operator-resolution'] },
   { variant: 'larger-chunk', scenarios: ['cp11.session-sweep.chunk-failure-rolls-back', 'cp11.session-sweep.kill-between-chunks'] },
   { variant: 'unannounced-chunk', scenarios: ['cp11.session-sweep.chunk-failure-rolls-back', 'cp11.session-sweep.kill-between-chunks'] },
 ];
+
+/**
+ * Variants exploration must find conformant too: generation reaches their choice (gates, refusals at every kind of
+ * holder, legacy session rows, `-p` port mappings, random keys) where no fixed scenario looks.
+ */
+export const EXPLORED_VARIANTS: readonly string[] = ['no-gate-of-its-own', 'other-refusal-codes', 'session-results-unreported', 'narrow-port-shape', 'random-keys', 'keys-tier1-only', 'names-disclosures-by-address', 'other-conservative-reason'];

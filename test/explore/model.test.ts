@@ -1,7 +1,7 @@
 // The executable model on its own (pure, no processes): §11 relations, the §4 table, §8 disclosure, kill effects, and whole histories.
 import { describe, expect, it } from 'vitest';
 import { sameCall } from '../../harness/model/projection.js';
-import { expectGate, expectPrepare, gateAction } from '../../harness/model/gate-table.js';
+import { codeUsual, expectGate, expectPrepare, gateAction, verdictAllowed } from '../../harness/model/gate-table.js';
 import { allowedDisclosures } from '../../harness/model/disclosure.js';
 import { killEffect } from '../../harness/model/crash.js';
 import { checkHistory } from '../../harness/model/check-history.js';
@@ -35,6 +35,35 @@ describe('§11 projections seen from outside', () => {
 
   it('a shape the contract does not name is left open', () => {
     expect(same({ authHeader: 'a' }, { authHeader: 'b' })).toBe('either');
+  });
+
+  it('a -p port mapping may be port-shaped or not (§11 does not define the term); a bare port is, a password is not', () => {
+    expect(same({ argv: ['run', '-p', '127.0.0.1:5432:5432'] }, { argv: ['run', '-p', '127.0.0.1:6543:5432'] })).toBe('either');
+    expect(same({ argv: ['serve', '-p=5432:5432'] }, { argv: ['serve', '-p=6543:5432'] })).toBe('either');
+    expect(same({ argv: ['-p', '8080'] }, { argv: ['-p', '8081'] })).toBe('different');
+    expect(same({ argv: ['-p', 'hunter2'] }, { argv: ['-p', 'swordfish'] })).toBe('same');
+  });
+});
+
+describe('refusal codes are informational (protocol.md: "which code names the reason is for the report and the operator")', () => {
+  const row = { scope: 'run', state: 'committed', resolution: null, legacyDigest: false, sameArgs: 'same', sameMapping: true, retained: true } as const;
+
+  it('a legacy row refused under another code than legacy_digest passes, with the code noted as unusual', () => {
+    const allowed = expectPrepare({ ...row, legacyDigest: true });
+    expect(verdictAllowed(allowed, { verdict: 'refuse', code: 'args_mismatch' })).toBe(true);
+    expect(codeUsual(allowed, 'args_mismatch')).toBe(false);
+    expect(verdictAllowed(allowed, { verdict: 'replay' })).toBe(false);
+  });
+
+  it('an unresolved session holder refused as unresolved_prior_effect passes', () => {
+    const allowed = expectPrepare({ ...row, scope: 'session', state: 'unresolved' });
+    expect(verdictAllowed(allowed, { verdict: 'refuse', code: 'unresolved_prior_effect' })).toBe(true);
+    expect(verdictAllowed(allowed, { verdict: 'proceed' })).toBe(false);
+  });
+
+  it('an operator-accepted row refused under another code than args_mismatch passes', () => {
+    const allowed = expectPrepare({ ...row, state: 'unresolved', resolution: 'accepted', retained: false, sameArgs: 'different' });
+    expect(verdictAllowed(allowed, { verdict: 'refuse', code: 'duplicate_identity' })).toBe(true);
   });
 });
 
