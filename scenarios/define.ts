@@ -2,6 +2,7 @@
 import type { Capabilities } from '../harness/protocol/schemas.js';
 import type { TrialContext } from '../harness/engine/trial-context.js';
 import { straceAvailable } from '../harness/engine/syscall-sweep.js';
+import { clockAvailable } from '../harness/engine/moved-clock.js';
 
 /** A capability a scenario needs from the implementation's `hello`. */
 export type Need =
@@ -14,6 +15,8 @@ export type Need =
   | 'resolution'
   | 'sqliteWal'
   | 'harness:strace'
+  /** libfaketime on the harness machine: the scenario restarts a journal hours or days later. */
+  | 'harness:clock'
   | `point:${string}`
   /** Any one of the comma-separated crash points announced (a scenario that holds each announced one of a family). */
   | `anyPoint:${string}`
@@ -47,6 +50,7 @@ export function missingNeed(needs: readonly Need[], caps: Capabilities): string 
     if (need === 'resolution' && caps.resolution !== true) return 'resolution (operator resolve, a named follow-up of §8)';
     if (need === 'sqliteWal' && caps.sqliteWal !== true) return 'sqliteWal (SQLite in WAL mode: a SQLite-only control)';
     if (need === 'harness:strace' && !straceAvailable()) return 'strace on the harness machine (with ptrace permitted)';
+    if (need === 'harness:clock' && !clockAvailable()) return 'clock moves (libfaketime) on the harness machine: apt-get install faketime';
     if (need.startsWith('tierMode:') && caps.tierMode !== need.slice('tierMode:'.length)) return `${need} (implementation is ${caps.tierMode})`;
     if (need.startsWith('point:') && !caps.crashPoints.includes(need.slice('point:'.length))) return `announced crash point ${need.slice(6)}`;
     if (need.startsWith('anyPoint:') && !need.slice('anyPoint:'.length).split(',').some((p) => caps.crashPoints.includes(p))) return `announced crash point ${need.slice(9).split(',')[0]} (or another of ${need.slice(9).split(',').slice(1).join(', ')})`;
