@@ -24,8 +24,8 @@ export interface Widening {
    * where a journal's helpful note or audit line reads them; with `timeout`, the first one of a run's node never answers.
    */
   readonly request: { readonly url: number; readonly timeout: boolean } | null;
-  /** After every other step, a second long-lived driver changes a run's rows between two reads of the primary. */
-  readonly longLived: { readonly run: number; readonly change: 'prepare' | 'resolve' | 'finish' } | null;
+  /** At step `at` (modulo), a second long-lived driver changes a run's rows between two reads of the primary. */
+  readonly longLived: { readonly run: number; readonly change: 'prepare' | 'resolve' | 'finish'; readonly at: number } | null;
 }
 
 /** Request URLs carrying a secret in userinfo or in a credential query value (plainly, or escaped: ESCAPED). */
@@ -70,7 +70,7 @@ export const widening: fc.Arbitrary<Widening> = fc.record({
   // In most trials (a driver start each): another worker's prepare most often, an operator's resolution, a run finished elsewhere.
   longLived: fc.oneof(
     { weight: 1, arbitrary: fc.constant(null) },
-    { weight: 4, arbitrary: fc.record({ run: fc.nat(3), change: fc.constantFrom('prepare' as const, 'prepare' as const, 'resolve' as const, 'finish' as const) }) },
+    { weight: 4, arbitrary: fc.record({ run: fc.nat(3), change: fc.constantFrom('prepare' as const, 'prepare' as const, 'resolve' as const, 'finish' as const, 'finish' as const), at: fc.nat(99) }) },
   ),
 });
 
@@ -92,8 +92,11 @@ export function widen(c: TrialCase, w: Widening): TrialCase {
     const timing = w.kxm[k++ % w.kxm.length]!;
     return { ...s, act: { kind: 'kxm', plan: timed(s.act.plan, timing.clock, timing.retryAfterCancel) } };
   });
-  // Last, so every run it may read has started; a kill elsewhere has been recovered from by then.
-  return { runs, sessions, steps: w.longLived === null ? steps : [...steps, { act: { kind: 'long-lived', ...w.longLived }, kill: null }] };
+  // Anywhere: before a paused run's rest, the other process can finish it; after every start, any run can be read.
+  if (w.longLived === null) return { runs, sessions, steps };
+  const { at, ...act } = w.longLived;
+  const where = at % (steps.length + 1);
+  return { runs, sessions, steps: [...steps.slice(0, where), { act: { kind: 'long-lived', ...act }, kill: null }, ...steps.slice(where)] };
 }
 
 /** An id its sibling form changes: the case of its letters, a suffix, a trailing space, or its normalization form. */

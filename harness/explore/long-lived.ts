@@ -10,9 +10,13 @@ export type LongLived = Extract<Activity, { kind: 'long-lived' }>;
 
 /** The read, the other process's change, the same read again; a no-op for a run that has not started. */
 export async function longLived(x: Exec, a: LongLived): Promise<void> {
-  const i = a.run % x.runs.length;
-  if (!x.started.has(i)) return;
-  const change = a.change === 'finish' && (terminal(x, i) || !x.runs[i]!.nodes.some((n) => !completed(x, i).has(n.nodeId))) ? 'prepare' : a.change;
+  const started = [...x.started].sort((p, q) => p - q);
+  // Finishing needs a run another process can take up (paused, a node done): any such run; else another worker's prepare.
+  const paused = started.filter((r) => !terminal(x, r) && completed(x, r).size > 0 && x.runs[r]!.nodes.some((n) => !completed(x, r).has(n.nodeId)));
+  const change = a.change === 'finish' && paused.length === 0 ? 'prepare' : a.change;
+  const pool = change === 'finish' ? paused : started;
+  if (pool.length === 0) return;
+  const i = pool[a.run % pool.length]!;
   x.t.note({ kind: 'note', text: `a second long-lived driver ${change === 'prepare' ? 'prepares another effect in' : change === 'resolve' ? 'resolves what needs attention in' : 'finishes'} run ${JSON.stringify(x.runs[i]!.runId)} between two reads of the primary` });
   // Replays are read only while the run can be resumed, and then read again whatever the other process did.
   const replays = terminal(x, i) ? new Set<string>() : completed(x, i);

@@ -69,7 +69,7 @@ describe('the widening', () => {
 
   it('leaves the base case alone when it draws nothing', () => {
     const [c] = fc.sample(trialCase(FEATURES), { seed: 3, numRuns: 1 });
-    expect(widen(c!, { siblings: null, twins: null, escaped: null, kxm: [], request: null })).toEqual(c);
+    expect(widen(c!, { siblings: null, twins: null, escaped: null, kxm: [], request: null, longLived: null })).toEqual(c);
   });
 
   it('reaches every dimension within a few dozen cases', () => {
