@@ -2,7 +2,7 @@
 import type { Capabilities } from '../shared/protocol/schemas.js';
 import type { TrialContext } from './engine/trial-context.js';
 import { straceAvailable } from './engine/syscall-sweep.js';
-import { faketimeLibrary } from './explore/schedule.js';
+import { clockAvailable } from './engine/moved-clock.js';
 
 /** A capability a scenario needs from the implementation's `hello`. */
 export type Need =
@@ -50,7 +50,7 @@ export function missingNeed(needs: readonly Need[], caps: Capabilities): string 
     if (need === 'resolution' && caps.resolution !== true) return 'resolution (operator resolve, a named follow-up of §8)';
     if (need === 'sqliteWal' && caps.sqliteWal !== true) return 'sqliteWal (SQLite in WAL mode: a SQLite-only control)';
     if (need === 'harness:strace' && !straceAvailable()) return 'strace on the harness machine (with ptrace permitted)';
-    if (need === 'harness:clock' && faketimeLibrary() === null) return 'clock jumps (libfaketime) on the harness machine';
+    if (need === 'harness:clock' && !clockAvailable()) return 'clock jumps (libfaketime, or a C compiler for ejc\'s clock shim) on the harness machine';
     if (need.startsWith('tierMode:') && caps.tierMode !== need.slice('tierMode:'.length)) return `${need} (implementation is ${caps.tierMode})`;
     if (need.startsWith('point:') && !caps.crashPoints.includes(need.slice('point:'.length))) return `announced crash point ${need.slice(6)}`;
     if (need.startsWith('anyPoint:') && !need.slice('anyPoint:'.length).split(',').some((p) => caps.crashPoints.includes(p))) return `announced crash point ${need.slice(9).split(',')[0]} (or another of ${need.slice(9).split(',').slice(1).join(', ')})`;

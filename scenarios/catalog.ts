@@ -43,6 +43,9 @@ import { blind3Concurrency } from './concurrency/interleaved-writers.js';
 import { gapPoints } from './claims/crash-points-beyond-prepare.js';
 import { gapWrittenFiles } from './claims/written-files-listed.js';
 import { secretsSize } from './secrets/size.js';
+import { gateHoursLater } from './gate/hours-later.js';
+import { retentionDaysLater } from './retention/days-later.js';
+import { sweepEveryOp } from './sweep/every-op.js';
 
 export interface ScenarioInfo {
   id: string;
@@ -59,7 +62,7 @@ let cached: Scenario[] | null = null;
 /** Every scenario, sorted by id; ids are unique (checked here, once). */
 export function allScenarios(): Scenario[] {
   if (cached) return cached;
-  const all = [...cp01, ...cp02cp03, ...cp04cp05, ...cp06, ...cp07cp08, ...cp09, ...cp10, ...cp11run, ...cp11session, ...sessionAcceptance, ...secrets, ...secretShapes, ...journalContract, ...journalDigest, ...sweepEveryWrite, ...kxmRecovery, ...kxmResolution, ...kxmCancelLease, ...kxmRaces, ...s8e, ...s8eReadback, ...exploreFamily, ...edgeDigest, ...edgeErasure, ...edgeKxm, ...edgeSessions, ...metamorphicGate, ...metamorphicIdentity, ...metamorphicRefusals, ...metamorphicStateMachine, ...claimsHello, ...blindIdentity, ...blindKxm, ...blindRetention, ...blindSessions, ...blind2Identity, ...blind2OpenSweep, ...blind2Replay, ...blind3Identity, ...blind3Concurrency, ...gapPoints, ...gapWrittenFiles, ...secretsSize];
+  const all = [...cp01, ...cp02cp03, ...cp04cp05, ...cp06, ...cp07cp08, ...cp09, ...cp10, ...cp11run, ...cp11session, ...sessionAcceptance, ...secrets, ...secretShapes, ...journalContract, ...journalDigest, ...sweepEveryWrite, ...kxmRecovery, ...kxmResolution, ...kxmCancelLease, ...kxmRaces, ...s8e, ...s8eReadback, ...exploreFamily, ...edgeDigest, ...edgeErasure, ...edgeKxm, ...edgeSessions, ...metamorphicGate, ...metamorphicIdentity, ...metamorphicRefusals, ...metamorphicStateMachine, ...claimsHello, ...blindIdentity, ...blindKxm, ...blindRetention, ...blindSessions, ...blind2Identity, ...blind2OpenSweep, ...blind2Replay, ...blind3Identity, ...blind3Concurrency, ...gapPoints, ...gapWrittenFiles, ...secretsSize, ...gateHoursLater, ...retentionDaysLater, ...sweepEveryOp];
   const seen = new Set<string>();
   for (const s of all) {
     if (seen.has(s.id)) throw new Error(`duplicate scenario id ${s.id}`);

@@ -9,6 +9,7 @@ import { kxmRun } from '../kxm/explore-activity.js';
 import type { Activity, TurnPlan } from './case.js';
 import type { Exec } from './execute.js';
 import { raceHeld, racePrepare, raceResume } from './races.js';
+import { longLived } from './long-lived.js';
 
 /** Performs one activity on the trial's primary driver; a planned kill unwinds out of it as CrashInjected. */
 export async function runActivity(x: Exec, a: Activity): Promise<void> {
@@ -90,6 +91,8 @@ export async function runActivity(x: Exec, a: Activity): Promise<void> {
       return raceResume(x, a.session);
     case 'race-held':
       return raceHeld(x);
+    case 'long-lived':
+      return longLived(x, a);
     case 'fault':
       return faulted(x, a);
     case 'probe-settle':

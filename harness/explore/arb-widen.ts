@@ -24,6 +24,8 @@ export interface Widening {
    * where a journal's helpful note or audit line reads them; with `timeout`, the first one of a run's node never answers.
    */
   readonly request: { readonly url: number; readonly timeout: boolean } | null;
+  /** At step `at` (modulo), a second long-lived driver changes a run's rows between two reads of the primary. */
+  readonly longLived: { readonly run: number; readonly change: 'prepare' | 'resolve' | 'finish'; readonly at: number } | null;
 }
 
 /** Request URLs carrying a secret in userinfo or in a credential query value (plainly, or escaped: ESCAPED). */
@@ -64,6 +66,12 @@ export const widening: fc.Arbitrary<Widening> = fc.record({
     { maxLength: 2 },
   ),
   request: fc.oneof({ weight: 2, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.record({ url: fc.nat(REQUEST_URLS.length + 3), timeout: fc.boolean() }) }),
+  // Drawn last: the draws above stay what they were for every seed.
+  // In most trials (a driver start each): another worker's prepare most often, an operator's resolution, a run finished elsewhere.
+  longLived: fc.oneof(
+    { weight: 1, arbitrary: fc.constant(null) },
+    { weight: 4, arbitrary: fc.record({ run: fc.nat(3), change: fc.constantFrom('prepare' as const, 'prepare' as const, 'resolve' as const, 'finish' as const, 'finish' as const), at: fc.nat(99) }) },
+  ),
 });
 
 /** The base case with the widening applied (only where the case has what it needs: two runs, two calls, a KXM step). */
@@ -84,7 +92,11 @@ export function widen(c: TrialCase, w: Widening): TrialCase {
     const timing = w.kxm[k++ % w.kxm.length]!;
     return { ...s, act: { kind: 'kxm', plan: timed(s.act.plan, timing.clock, timing.retryAfterCancel) } };
   });
-  return { runs, sessions, steps };
+  // Anywhere: before a paused run's rest, the other process can finish it; after every start, any run can be read.
+  if (w.longLived === null) return { runs, sessions, steps };
+  const { at, ...act } = w.longLived;
+  const where = at % (steps.length + 1);
+  return { runs, sessions, steps: [...steps.slice(0, where), { act: { kind: 'long-lived', ...act }, kill: null }, ...steps.slice(where)] };
 }
 
 /** An id its sibling form changes: the case of its letters, a suffix, a trailing space, or its normalization form. */

@@ -99,6 +99,8 @@ export type Activity =
   | { readonly kind: 'race-prepare'; readonly attempts: number; readonly delays: readonly number[]; readonly settle: boolean }
   | { readonly kind: 'race-resume'; readonly session: number }
   | { readonly kind: 'race-held' }
+  /** The primary reads a run (gates, replays, listing), a second long-lived driver changes its rows, the primary reads again. */
+  | { readonly kind: 'long-lived'; readonly run: number; readonly change: 'prepare' | 'resolve' | 'finish' }
   /** A fault switched on around the activity it is meant to disturb, then off again. */
   | { readonly kind: 'fault'; readonly fault: Fault; readonly run: number; readonly session: number }
   | { readonly kind: 'probe-settle'; readonly which: 'unknown' | 'again' }

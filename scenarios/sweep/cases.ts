@@ -18,6 +18,8 @@ export interface SweepCase<F = Fixture> {
   readonly needs: readonly Need[];
   readonly setupText: string;
   readonly invariant: string;
+  /** Set when the contract does not demand that the op write (a gate may decide without storing): why. Unset: no write fails. */
+  readonly mayWriteNothing?: string;
   fixture(t: TrialContext): F;
   /** Everything before the swept operation; its result feeds `run`. */
   setup(client: JournalClient, fixture: F): Promise<unknown>;

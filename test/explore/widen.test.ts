@@ -69,11 +69,11 @@ describe('the widening', () => {
 
   it('leaves the base case alone when it draws nothing', () => {
     const [c] = fc.sample(trialCase(FEATURES), { seed: 3, numRuns: 1 });
-    expect(widen(c!, { siblings: null, twins: null, escaped: null, kxm: [], request: null })).toEqual(c);
+    expect(widen(c!, { siblings: null, twins: null, escaped: null, kxm: [], request: null, longLived: null })).toEqual(c);
   });
 
   it('reaches every dimension within a few dozen cases', () => {
-    const seen = { siblingRuns: 0, twins: 0, escaped: 0, subSecond: 0, retryAfterCancel: 0, requestUrl: 0 };
+    const seen = { siblingRuns: 0, twins: 0, escaped: 0, subSecond: 0, retryAfterCancel: 0, requestUrl: 0, longLivedPrepare: 0, longLivedResolve: 0, longLivedFinish: 0 };
     for (const c of cases(80)) {
       const ids = c.runs.map((r) => r.runId);
       if (ids.some((a) => ids.some((b) => a !== b && (a.toLowerCase() === b.toLowerCase() || a.trim() === b.trim() || `${a}-2` === b || a.normalize('NFC') === b.normalize('NFC'))))) seen.siblingRuns++;
@@ -82,6 +82,7 @@ describe('the widening', () => {
       if (callsOf(c).some((k) => ESCAPED.includes(k.args.args['escapedLink'] as string))) seen.escaped++;
       if (c.runs.some((r) => r.nodes.some((n) => n.calls.some((k) => k.slot === n.timeoutSlot && String(k.args.args['url']).includes(SECRET))))) seen.requestUrl++;
       for (const s of c.steps) {
+        if (s.act.kind === 'long-lived') seen[`longLived${s.act.change === 'prepare' ? 'Prepare' : s.act.change === 'resolve' ? 'Resolve' : 'Finish'}`]++;
         if (s.act.kind !== 'kxm' || !s.act.plan.clock) continue;
         if (s.act.plan.clock.at % 1000 !== 0 || s.act.plan.clock.expiries.some((d) => d % 1000 !== 0)) seen.subSecond++;
         if (s.act.plan.cancel === 'before-recovery' && s.act.plan.resolve?.action === 'confirm_absent_retry') seen.retryAfterCancel++;
@@ -101,6 +102,6 @@ describe('the widening', () => {
 
   it('draws every field from its own arbitrary', () => {
     const [w] = fc.sample(widening, { seed: 1, numRuns: 1 });
-    expect(Object.keys(w!).sort()).toEqual(['escaped', 'kxm', 'request', 'siblings', 'twins']);
+    expect(Object.keys(w!).sort()).toEqual(['escaped', 'kxm', 'longLived', 'request', 'siblings', 'twins']);
   });
 });
