@@ -110,7 +110,7 @@ function describeLaunch(launch: Launch): string {
 
 function describeFailure(result: ScenarioResult, kept: readonly string[]): string {
   const lines = [`${result.id} ${result.verdict}: ${result.reason ?? ''}`.trim()];
-  for (const a of failedAssertions(result, 400)) lines.push(`  ✗ ${a.name}`, `      expected: ${a.expected}`, `      actual:   ${a.actual}`);
+  for (const a of failedAssertions(result, 400)) lines.push(`  ✗ ${a.name}`, `      expected: ${a.expected}`, `      actual:   ${a.actual}`, ...a.difference.map((l) => `      ${l}`));
   const tail = stderrTail(result, 8);
   if (tail.length > 0) lines.push('  implementation stderr (tail):', ...tail.map((l) => `    ${l}`));
   for (const dir of kept) lines.push(`  kept: ${dir} (transcript.jsonl holds every protocol line)`);

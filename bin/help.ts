@@ -8,7 +8,7 @@ export function helpText(command: string | undefined): string {
 }
 
 /** The commands ejc knows, for dispatch and "did you mean". */
-export const COMMAND_NAMES = ['run', 'list', 'explain', 'verify', 'merge', 'explore', 'report', 'keygen', 'sign'] as const;
+export const COMMAND_NAMES = ['run', 'list', 'explain', 'verify', 'merge', 'explore', 'report', 'keygen', 'sign', 'vectors'] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 export { DEFAULT_SEED, DEFAULT_TIMEOUT_MS, MAX_JOBS, MAX_SEED, MAX_TIMEOUT_MS };
@@ -38,6 +38,7 @@ Commands:
   report    render a report as one self-contained HTML page (verdict, assertions, timelines)
   keygen    create an Ed25519 key pair for signing reports
   sign      sign a report (an in-toto Statement in a DSSE envelope)
+  vectors   check a journal's §11 args digest against the shipped test vectors (docs/digest-vectors.json)
 
 Run "ejc <command> --help" for a command's flags. "ejc --version" prints the harness version.`;
 
@@ -224,4 +225,19 @@ payload of a DSSE envelope with an Ed25519 signature. Default output: report.dss
 report. A report that does not verify is not signed (exit 1). The key file must be mode 0600.
   --key <file>   the private key (ejc keygen writes one)
   --out <file>   where to write the envelope`,
+  vectors: `
+Usage: ejc vectors [--impl <module> | --cmd <command>] [flags]
+
+Checks the implementation's §11 args digest against the test vectors shipped in
+docs/digest-vectors.json: every credential shape §11 names, nesting, escapes, numbers, key order and
+"__proto__". The journal is opened in a fresh directory; each vector is prepared as its own effect
+and the argsDigest of the row it persisted (listEffects) must equal the vector's v5: digest. A journal
+that answers the optional argsProjection operation (docs/protocol.md) has its canonical projection
+printed beside the expected one, the first differing character marked. Exit 0 when every digest
+matches, 1 when one does not.
+  --impl <module>, --impl-option <k=v>, --cmd <command>   the implementation, as for ejc run
+  --file <path>     another vectors file of the same shape
+  --only <name>     check only this vector (repeatable)
+  --timeout <ms>    limit per protocol request (default ${DEFAULT_TIMEOUT_MS})
+  --json            print the outcomes as JSON`,
 };

@@ -135,7 +135,7 @@ function failureLines(x: ScenarioResult, style: Style, kept: readonly string[]):
   const lines = [`  ${style.bold(x.id)}  ${style.verdict(x.verdict)}: ${whyNotPassing(x)}${x.spec === '' ? '' : style.dim(`  (${x.spec})`)}`];
   const failed = failedAssertions(x, 120);
   for (const a of failed.slice(0, 8)) {
-    lines.push(`    ${style.red('✗')} ${a.name}`, `        expected: ${a.expected}`, `        actual:   ${a.actual}`);
+    lines.push(`    ${style.red('✗')} ${a.name}`, `        expected: ${a.expected}`, `        actual:   ${a.actual}`, ...a.difference.map((l) => `        ${l}`));
   }
   if (failed.length > 8) lines.push(`    … and ${failed.length - 8} more failed assertion(s) in the report`);
   if (x.verdict === 'inconclusive') for (const l of stderrTail(x, 3)) lines.push(style.dim(`    stderr: ${l}`));

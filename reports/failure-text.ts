@@ -1,5 +1,6 @@
 // What a not-passing scenario says about itself, compactly: the CLI summary, CI annotations, the step summary and vitest share it.
 import type { ScenarioResult, ScenarioVerdict } from './schema.js';
+import { markDifference, worthMarking } from './string-diff.js';
 
 /** Verdicts that fail a run or leave it undecided. */
 export const NOT_PASSING: ReadonlySet<ScenarioVerdict> = new Set(['failed', 'inconclusive', 'stale_expected_failure']);
@@ -10,12 +11,20 @@ export interface FailedAssertion {
   readonly name: string;
   readonly expected: string;
   readonly actual: string;
+  /** When expected and actual are both strings: where they first differ, caret-marked (empty otherwise). */
+  readonly difference: string[];
 }
 
 /** Every failed assertion of a scenario, values as compact JSON. */
 export function failedAssertions(s: ScenarioResult, maxChars = 160): FailedAssertion[] {
   return s.trials.flatMap((t) =>
-    t.assertions.filter((a) => !a.passed).map((a) => ({ trial: t.id, name: a.name, expected: compactJson(a.expected, maxChars), actual: compactJson(a.actual, maxChars) })),
+    t.assertions.filter((a) => !a.passed).map((a) => ({
+      trial: t.id,
+      name: a.name,
+      expected: compactJson(a.expected, maxChars),
+      actual: compactJson(a.actual, maxChars),
+      difference: typeof a.expected === 'string' && typeof a.actual === 'string' && worthMarking(a.expected, a.actual) ? markDifference(a.expected, a.actual, Math.min(72, maxChars)) : [],
+    })),
   );
 }
 

@@ -1,4 +1,5 @@
 // JUnit XML for CI dashboards: one testsuite per report, one testcase per scenario, grouped by family.
+import { markDifference, worthMarking } from './string-diff.js';
 import { maskText } from '../harness/masked-output.js';
 import { scenarioFamily } from './family.js';
 import type { Report, ScenarioResult } from './schema.js';
@@ -70,6 +71,7 @@ function failureBody(s: ScenarioResult): string {
     for (const a of t.assertions) {
       if (a.passed) continue;
       lines.push(`trial ${t.id}: ${a.name}`, `  expected: ${show(a.expected)}`, `  actual:   ${show(a.actual)}`);
+      if (typeof a.expected === 'string' && typeof a.actual === 'string' && worthMarking(a.expected, a.actual)) lines.push(...markDifference(a.expected, a.actual).map((l) => `  ${l}`));
     }
   }
   lines.push(`reproduce: ${s.reproduce}`);
