@@ -35,10 +35,18 @@ export function whyNotPassing(s: ScenarioResult): string {
   return s.trials.find((t) => t.inconclusiveReason !== null)?.inconclusiveReason ?? 'see the report';
 }
 
-/** JSON of a value on one line, cut to `max` characters with an ellipsis. */
+/** JSON of a value on one line, cut to `max` characters with an ellipsis, at a word boundary when one is near. */
 export function compactJson(value: unknown, max = 160): string {
   const text = value === undefined ? 'undefined' : (JSON.stringify(value) ?? String(value));
-  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+  return cutAtWord(text, max);
+}
+
+/** The text cut to at most `max` characters ending in an ellipsis, never inside a word when a boundary is in the last quarter. */
+export function cutAtWord(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const head = text.slice(0, max - 1);
+  const boundary = Math.max(head.lastIndexOf(' '), head.lastIndexOf(','), head.lastIndexOf(':'), head.lastIndexOf(';'));
+  return `${boundary >= Math.floor(max * 0.75) ? head.slice(0, boundary + 1).trimEnd() : head}…`;
 }
 
 /** The last lines the implementation wrote to stderr in a scenario's trials. */
