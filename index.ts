@@ -1,8 +1,8 @@
 // The package's one curated public entry: run, verify and report on effect-journal conformance from code.
 
 // Running the suite.
-export { runConformance, defaultLaunch } from './harness/run-conformance.js';
-export type { RunOptions, ProgressEvent } from './harness/run-conformance.js';
+export { runConformance, defaultLaunch } from './runner/run-conformance.js';
+export type { RunOptions, ProgressEvent } from './runner/run-conformance.js';
 export { listScenarios } from './scenarios/catalog.js';
 export type { ScenarioInfo } from './scenarios/catalog.js';
 export { selectScenarios } from './harness/select-scenarios.js';
@@ -17,7 +17,7 @@ export { reportHtml } from './reports/html.js';
 export { readReport } from './reports/read-report.js';
 export { claimBoundary } from './reports/boundary.js';
 export { signReport, verifySignedReport, INTOTO_PAYLOAD_TYPE, PREDICATE_TYPE } from './reports/sign-statement.js';
-export { canonicalJson } from './harness/canonical-json.js';
+export { canonicalJson } from './shared/canonical-json.js';
 export { Report as ReportSchema } from './reports/schema.js';
 export type { Report, Launch, ScenarioResult, Trial, Verdict, ScenarioVerdict } from './reports/schema.js';
 
@@ -29,6 +29,6 @@ export { createReferenceJournal } from './reference-impl/index.js';
 // Writing an implementation: the interface, its errors and the wire protocol.
 export { JournalError } from './harness/journal-interface.js';
 export type { EffectJournal, JournalFactory, JournalFactoryOptions, CrashpointHook } from './harness/journal-interface.js';
-export { EjcError, ProtocolViolation } from './harness/errors.js';
-export type { EjcErrorCode } from './harness/errors.js';
-export * as protocol from './harness/protocol/schemas.js';
+export { EjcError, ProtocolViolation } from './shared/errors.js';
+export type { EjcErrorCode } from './shared/errors.js';
+export * as protocol from './shared/protocol/schemas.js';

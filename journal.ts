@@ -6,5 +6,5 @@
 export { JournalError } from './harness/journal-interface.js';
 export type { EffectJournal, JournalFactory, JournalFactoryOptions, CrashpointHook } from './harness/journal-interface.js';
 export { createReferenceJournal } from './reference-impl/index.js';
-export type { Capabilities, JournalErrorCode, OpParams, OpResult, OperationName } from './harness/protocol/schemas.js';
-export type { TierMode } from './harness/protocol/core-schemas.js';
+export type { Capabilities, JournalErrorCode, OpParams, OpResult, OperationName } from './shared/protocol/schemas.js';
+export type { TierMode } from './shared/protocol/core-schemas.js';

@@ -1,14 +1,14 @@
 // Public entry `effect-journal-conformance/vitest`: registers the scenario matrix as vitest tests for one journal.
 import { beforeAll, describe, it } from 'vitest';
-import { probe, reproduceCommand, resolveForSpawn, REFERENCE_MODULE } from './harness/run-conformance.js';
+import { probe, reproduceCommand, resolveForSpawn, REFERENCE_MODULE } from './runner/run-conformance.js';
 import { runScenario } from './harness/run-scenario.js';
 import { selectScenarios } from './harness/select-scenarios.js';
 import { allScenarios } from './scenarios/catalog.js';
-import type { HelloResult } from './harness/protocol/schemas.js';
+import type { HelloResult } from './shared/protocol/schemas.js';
 import { defaultSecretEnv } from './harness/secrets/impl-secrets.js';
-import { registerSecret } from './harness/secrets/mask.js';
+import { registerSecret } from './shared/secrets/mask.js';
 import type { Launch, ScenarioResult } from './reports/schema.js';
-import { DEFAULT_SEED, DEFAULT_TIMEOUT_MS } from './harness/defaults.js';
+import { DEFAULT_SEED, DEFAULT_TIMEOUT_MS } from './shared/defaults.js';
 import { failedAssertions, stderrTail } from './reports/failure-text.js';
 import { inGitHubActions, scenarioAnnotation } from './reports/github-actions.js';
 import { maskText, printMasked } from './harness/masked-output.js';

@@ -1,6 +1,6 @@
 // Generated crash trials per second on one core, against the floor of starting as many bare `node` processes as they start.
 import { performance } from 'node:perf_hooks';
-import { defaultLaunch, probe, resolveForSpawn } from '../harness/run-conformance.js';
+import { defaultLaunch, probe, resolveForSpawn } from '../runner/run-conformance.js';
 import { featuresFor } from '../harness/explore/features.js';
 import { runStream } from '../harness/explore/explorer.js';
 import { timeNode, type Figure } from './figure.js';

@@ -1,7 +1,7 @@
 // Host-driver start-up: spawn to the `hello` answer, against node loading better-sqlite3 and nothing else.
-import { confinement, confinementPrefix } from '../harness/driver/confinement.js';
+import { confinement, confinementPrefix } from '../shared/confinement.js';
 import { hostScriptPath } from '../harness/driver/launch.js';
-import { referenceAdapterPath } from '../harness/run-conformance.js';
+import { referenceAdapterPath } from '../runner/run-conformance.js';
 import { median, timeNode, type Figure } from './figure.js';
 
 const HELLO = `${JSON.stringify({ type: 'request', id: 1, op: 'hello', params: {} })}\n`;

@@ -1,7 +1,7 @@
 // The plain crash-trial runner the throughput and growth figures share: one scenario's trial, again and again.
-import { defaultLaunch, probe, resolveForSpawn } from '../harness/run-conformance.js';
+import { defaultLaunch, probe, resolveForSpawn } from '../runner/run-conformance.js';
 import { runScenario } from '../harness/run-scenario.js';
-import type { Capabilities, HelloResult } from '../harness/protocol/schemas.js';
+import type { Capabilities, HelloResult } from '../shared/protocol/schemas.js';
 import type { Launch, ScenarioResult } from '../reports/schema.js';
 import { allScenarios } from '../scenarios/catalog.js';
 

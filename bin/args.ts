@@ -1,6 +1,6 @@
 // Command-line parsing on node:util parseArgs, with usage errors that name the command and the fix.
 import { parseArgs } from 'node:util';
-import { EjcError } from '../harness/errors.js';
+import { EjcError } from '../shared/errors.js';
 import { closestIds } from '../harness/select-scenarios.js';
 
 export type OptionSpec = Record<string, { type: 'string' | 'boolean'; multiple?: boolean }>;

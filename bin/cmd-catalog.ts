@@ -1,10 +1,11 @@
 // `ejc list` and `ejc explain`: what the scenarios are, straight from the catalog.
 import { cutAtWord } from '../reports/failure-text.js';
-import { EjcError } from '../harness/errors.js';
+import { EjcError } from '../shared/errors.js';
 import { globToRegExp, nearIds, selectScenarios } from '../harness/select-scenarios.js';
 import type { ScenarioInfo } from '../scenarios/catalog.js';
 import { flag, parseCommand, stringValues } from './args.js';
 import { EXIT } from './exit-codes.js';
+import { currentIds } from './expect-failures.js';
 import { helpText } from './help.js';
 
 /** Runs `ejc list [--json] [--tag t]...` and returns the exit code. */
@@ -17,7 +18,21 @@ export async function listCommand(argv: string[]): Promise<number> {
     return EXIT.ok;
   }
   const rows = scenarios.map((s) => [s.id, s.spec, s.tags.join(','), s.title]);
-  process.stdout.write(listTable([['ID', 'SPEC', 'TAGS', 'TITLE'], ...rows], terminalWidth(process.stdout, process.env)));
+  const { familyHeading, listingFamily } = await import('../scenarios/families.js');
+  const width = terminalWidth(process.stdout, process.env);
+  const lines = listTable([['ID', 'SPEC', 'TAGS', 'TITLE'], ...rows], width).split('\n');
+  // Grouped by family: the catalog is sorted by id, so each family's rows are already together; each gets a heading line.
+  const out = [lines[0]!];
+  scenarios.forEach((s, i) => {
+    const family = listingFamily(s.id);
+    if (i === 0 || listingFamily(scenarios[i - 1]!.id) !== family) {
+      const count = scenarios.filter((x) => listingFamily(x.id) === family).length;
+      const heading = `== ${familyHeading(family, count)}`;
+      out.push('', heading.length < width ? heading : cutAtWord(heading, Math.max(12, width - 1)));
+    }
+    out.push(lines[i + 1]!);
+  });
+  process.stdout.write(`${out.join('\n')}\n`);
   process.stdout.write(`${scenarios.length} scenario(s)\n`);
   return EXIT.ok;
 }
@@ -26,7 +41,7 @@ export async function listCommand(argv: string[]): Promise<number> {
 export async function explainCommand(argv: string[]): Promise<number> {
   const parsed = parseCommand('explain', argv, { json: { type: 'boolean' } }, { min: 1, max: 1 });
   if (flag(parsed, 'help')) return printHelp('explain');
-  const query = parsed.positionals[0]!;
+  const query = currentIds([parsed.positionals[0]!])[0]!;
   const all = await loadCatalog();
   const matched = matchScenarios(all, query);
   if (matched.length === 0) {

@@ -1,5 +1,5 @@
 // `ejc explore`: generated workloads and crash schedules against an implementation, checked by the model, the first violation shrunk.
-import { EjcError } from '../harness/errors.js';
+import { EjcError } from '../shared/errors.js';
 import type { Report } from '../reports/schema.js';
 import { toJUnit } from '../reports/junit.js';
 import { writeFileAtomic, writeReportFile } from '../reports/write-report.js';
@@ -57,7 +57,7 @@ export async function exploreCommand(argv: string[]): Promise<number> {
   }
   if (machineText !== undefined && replayText === undefined) throw new EjcError('usage', '--machine only describes where a --replay counterexample was found; give --replay too');
   const { exploreConformance } = await import('../harness/explore/run-explore.js');
-  const { defaultLaunch } = await import('../harness/run-conformance.js');
+  const { defaultLaunch } = await import('../runner/run-conformance.js');
   const json = flag(parsed, 'json');
   const progress = createExploreProgress(process.stderr);
   let report: Report;

@@ -1,9 +1,9 @@
 // `ejc merge`: joins the shard reports of one run into the report the unsharded run would have written.
 import { join, resolve } from 'node:path';
-import { EjcError } from '../harness/errors.js';
+import { EjcError } from '../shared/errors.js';
 import { toJUnit } from '../reports/junit.js';
 import { mergeReports } from '../reports/merge.js';
-import '../reports/pack-sections.js';
+import '../harness/pack-sections.js';
 import { readReport } from '../reports/read-report.js';
 import { writeArtifact, writeReportFile } from '../reports/write-report.js';
 import { checkOutputs, refuseExistingReport, type OutputTarget } from './output-paths.js';

@@ -1,10 +1,10 @@
 // `ejc report`: renders a report file for people; today one self-contained HTML page with every trial's timeline.
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { EjcError } from '../harness/errors.js';
+import { EjcError } from '../shared/errors.js';
 import { writeMasked } from '../harness/masked-output.js';
 import { reportHtml } from '../reports/html.js';
-import '../reports/pack-sections.js';
+import '../harness/pack-sections.js';
 import { readReportJson } from '../reports/read-report.js';
 import { verifyReport } from '../reports/verify.js';
 import { flag, parseCommand, stringValue } from './args.js';

@@ -1,8 +1,8 @@
 // `ejc run`: turns flags into RunOptions, runs the conformance suite, writes the witness artifact and exits by verdict.
-import { EjcError } from '../harness/errors.js';
+import { EjcError } from '../shared/errors.js';
 import { parseShard } from '../harness/select-scenarios.js';
 import { defaultJobs } from '../harness/pool.js';
-import type { RunOptions } from '../harness/run-conformance.js';
+import type { RunOptions } from '../runner/run-conformance.js';
 import { toJUnit } from '../reports/junit.js';
 import type { Launch } from '../reports/schema.js';
 import { writeArtifact, writeReportFile } from '../reports/write-report.js';
@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { flag, intValue, parseCommand, stringValue, stringValues } from './args.js';
 import type { Parsed } from './args.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
-import { readExpectFailures } from './expect-failures.js';
+import { currentIds, readExpectFailures } from './expect-failures.js';
 import { DEFAULT_SEED, DEFAULT_TIMEOUT_MS, MAX_JOBS, MAX_SEED, MAX_TIMEOUT_MS, helpText } from './help.js';
 import { checkOutputs, refuseExistingReport, type InputFile, type OutputTarget } from './output-paths.js';
 import { parseImplSecrets, publicArgv, type ParsedSecrets } from './secret-flags.js';
@@ -71,7 +71,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   await checkTrialRoot();
   // A bad signing key must fail before a long run, not after it.
   const signKey = await signingKey(parsed);
-  const { runConformance, defaultLaunch } = await import('../harness/run-conformance.js');
+  const { runConformance, defaultLaunch } = await import('../runner/run-conformance.js');
   const progress = createProgress(process.stderr);
   let report;
   try {
@@ -146,10 +146,10 @@ export async function runOptions(parsed: Parsed, argv: string[]): Promise<Omit<R
     launch,
     ...(secrets === null ? {} : { implSecrets: secrets.values }),
     ...(expectPath === undefined ? {} : { expectFailuresFile: expectPath }),
-    excludePatterns: stringValues(parsed, 'exclude'),
+    excludePatterns: currentIds(stringValues(parsed, 'exclude')),
     transcripts: flag(parsed, 'transcript'),
     reportPath: out === undefined ? null : join(out, 'report.json'),
-    scenarioPatterns: stringValues(parsed, 'scenario'),
+    scenarioPatterns: currentIds(stringValues(parsed, 'scenario')),
     tags: stringValues(parsed, 'tag'),
     seed: seedText === undefined ? DEFAULT_SEED : intValue('seed', seedText, 0, MAX_SEED),
     shard: shardText === undefined ? null : parseShard(shardText),

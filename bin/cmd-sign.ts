@@ -1,6 +1,6 @@
 // `ejc sign`: signs a verified report as an in-toto Statement in a DSSE envelope beside it.
-import { EjcError } from '../harness/errors.js';
-import '../reports/pack-sections.js';
+import { EjcError } from '../shared/errors.js';
+import '../harness/pack-sections.js';
 import { readReportJson } from '../reports/read-report.js';
 import type { Report } from '../reports/schema.js';
 import { publicKeyOf, keyId, readPrivateKey } from '../reports/sign-keys.js';

@@ -1,5 +1,5 @@
 // `ejc vectors`: checks a journal's §11 args digest against the shipped test vectors, through the protocol.
-import { EjcError } from '../harness/errors.js';
+import { EjcError } from '../shared/errors.js';
 import { markDifference } from '../reports/string-diff.js';
 import { flag, intValue, parseCommand, stringValue } from './args.js';
 import { launchFrom } from './cmd-run.js';
@@ -32,7 +32,7 @@ export async function vectorsCommand(argv: string[]): Promise<number> {
   for (const name of names) if (!file.vectors.some((v) => v.name === name)) throw new EjcError('usage', `--only names no vector: ${JSON.stringify(name)}`);
   const vectors = names.length === 0 ? file.vectors : file.vectors.filter((v) => names.includes(v.name));
   const { checkVectors } = await import('../harness/vectors/check-vectors.js');
-  const { defaultLaunch } = await import('../harness/run-conformance.js');
+  const { defaultLaunch } = await import('../runner/run-conformance.js');
   const result = await checkVectors({ launch: launch ?? defaultLaunch(), timeoutMs: timeoutText === undefined ? DEFAULT_TIMEOUT_MS : intValue('timeout', timeoutText, 1, MAX_TIMEOUT_MS), vectors });
   const failed = result.outcomes.filter((o) => !o.passed);
   if (flag(parsed, 'json')) process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);

@@ -1,13 +1,13 @@
 // `ejc verify`: re-checks a report file, authenticates it with --trust, and with --rerun reproduces it with the auditor's implementation.
 import { existsSync } from 'node:fs';
-import { EjcError } from '../harness/errors.js';
+import { EjcError } from '../shared/errors.js';
 import { gateOutcome } from '../reports/derive.js';
 import { readReportJson } from '../reports/read-report.js';
 import type { Report } from '../reports/schema.js';
 import { keyId, readPublicKey } from '../reports/sign-keys.js';
 import { envelopePathFor, verifySignedReport } from '../reports/sign-statement.js';
 import { verifyReport } from '../reports/verify.js';
-import '../reports/pack-sections.js';
+import '../harness/pack-sections.js';
 import { flag, parseCommand, stringValue, stringValues } from './args.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import { helpText } from './help.js';

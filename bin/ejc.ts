@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The `ejc` command line: dispatches to a command and turns every outcome into a documented exit code.
 import { readFileSync } from 'node:fs';
-import { EjcError } from '../harness/errors.js';
+import { EjcError } from '../shared/errors.js';
 import { installSignalCleanup } from '../harness/driver/registry.js';
 import { closestIds } from '../harness/select-scenarios.js';
 import { explainCommand, listCommand } from './cmd-catalog.js';

@@ -1,5 +1,5 @@
 // The --help text of every command; exit codes are documented in each so CI authors find them where they look.
-import { DEFAULT_SEED, DEFAULT_TIMEOUT_MS, MAX_JOBS, MAX_SEED, MAX_TIMEOUT_MS } from '../harness/defaults.js';
+import { DEFAULT_SEED, DEFAULT_TIMEOUT_MS, MAX_JOBS, MAX_SEED, MAX_TIMEOUT_MS } from '../shared/defaults.js';
 
 /** The help text for a command, or the overview for undefined. */
 export function helpText(command: string | undefined): string {
@@ -142,8 +142,8 @@ Output:
   --junit <file>         also write JUnit XML
   --json                 print only the report JSON on stdout
 
-Clock jumps need libfaketime (Debian: apt-get install faketime); N-th syscall kills need strace.
-Without them those schedules are simply not generated.
+Clock jumps use libfaketime (Debian: apt-get install faketime) or, without it, a shim built
+with cc; N-th syscall kills need strace. Without them those schedules are simply not generated.
 
 Example:
   ejc explore --impl ./my-journal.js --budget 60s --out out`,

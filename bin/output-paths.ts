@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { constants, existsSync, statSync, type Stats } from 'node:fs';
 import { access, mkdir, open, realpath, rm, statfs } from 'node:fs/promises';
 import { basename, dirname, join, resolve, sep } from 'node:path';
-import { EjcError } from '../harness/errors.js';
+import { EjcError } from '../shared/errors.js';
 
 /** One file a command will write: `flag` and `given` name it in errors; `dir` is set when the flag takes a directory. */
 export interface OutputTarget {

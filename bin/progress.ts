@@ -1,5 +1,5 @@
 // Progress while a run goes (one updating line on a terminal, plain lines in logs) and the summary after it.
-import type { ProgressEvent } from '../harness/run-conformance.js';
+import type { ProgressEvent } from '../runner/run-conformance.js';
 import { notApplicableByFamily } from '../reports/family.js';
 import { failedAssertions, NOT_PASSING, stderrTail, whyNotPassing } from '../reports/failure-text.js';
 import { gateOutcome } from '../reports/derive.js';

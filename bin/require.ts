@@ -1,9 +1,9 @@
 // `--require <capability>`: a capability a run must have, so a scenario family that would not run fails the run instead.
 // Harness capabilities (strace) are checked before any trial; journal capabilities (sessions, kxm, …) against its hello.
-import { EjcError } from '../harness/errors.js';
+import { EjcError } from '../shared/errors.js';
 import { straceAvailable } from '../harness/engine/syscall-sweep.js';
 import { closestIds } from '../harness/select-scenarios.js';
-import { missingNeed, type Need } from '../scenarios/define.js';
+import { missingNeed, type Need } from '../harness/scenario.js';
 import { allScenarios } from '../scenarios/catalog.js';
 import { scenarioFamily } from '../reports/family.js';
 import type { Report } from '../reports/schema.js';

@@ -1,6 +1,6 @@
 // `ejc verify --rerun`: re-runs a report's settings through the harness API with an implementation the auditor names.
 import { existsSync } from 'node:fs';
-import { EjcError } from '../harness/errors.js';
+import { EjcError } from '../shared/errors.js';
 import { defaultJobs } from '../harness/pool.js';
 import { REFERENCE_MODULE } from '../reports/fingerprint.js';
 import { compareRerun } from '../reports/rerun-diff.js';
@@ -9,6 +9,7 @@ import { isExploration } from '../reports/verify-binding.js';
 import { verifyReport } from '../reports/verify.js';
 import { flag, intValue, stringValue, stringValues, type Parsed } from './args.js';
 import { launchFrom } from './cmd-run.js';
+import { currentIds } from './expect-failures.js';
 import { EXIT } from './exit-codes.js';
 import { createProgress } from './progress.js';
 
@@ -31,18 +32,18 @@ export async function rerunReport(report: Report, parsed: Parsed): Promise<numbe
   const implFiles = implFilesFor(report, parsed);
   const jobsText = stringValue(parsed, 'jobs');
   process.stderr.write(`rerunning ${why} with the report's settings: seed ${report.seed}, ${describeSelection(report)}, timeout ${report.settings.timeoutMs} ms\n`);
-  const { runConformance } = await import('../harness/run-conformance.js');
+  const { runConformance } = await import('../runner/run-conformance.js');
   const progress = createProgress(process.stderr);
   let fresh: Report;
   try {
     fresh = await runConformance({
       launch,
-      scenarioPatterns: [...report.selection.scenarios],
+      scenarioPatterns: currentIds(report.selection.scenarios),
       tags: [...report.selection.tags],
-      excludePatterns: [...(report.selection.exclude ?? [])],
+      excludePatterns: currentIds(report.selection.exclude ?? []),
       seed: report.seed,
       shard: report.selection.shard,
-      expectFailures: new Set(report.settings.expectFailures),
+      expectFailures: new Set(currentIds(report.settings.expectFailures)),
       keep: 'none',
       timeoutMs: report.settings.timeoutMs,
       jobs: jobsText === undefined ? defaultJobs() : intValue('jobs', jobsText, 1),

@@ -1,7 +1,7 @@
 // `--impl-secret key=value` (or `key=env:VAR`): an adapter option whose value is masked everywhere and never recorded.
-import { EjcError } from '../harness/errors.js';
+import { EjcError } from '../shared/errors.js';
 import { defaultSecretEnv } from '../harness/secrets/impl-secrets.js';
-import { MIN_SECRET_LENGTH, registerSecret } from '../harness/secrets/mask.js';
+import { MIN_SECRET_LENGTH, registerSecret } from '../shared/secrets/mask.js';
 
 export interface ParsedSecrets {
   /** Name → value, for the drivers' environment. */

@@ -1,5 +1,5 @@
 // The ejc process's stdout and stderr: every write is masked, and a reader that went away (`ejc run | head`) never changes the exit code.
-import { maskBytes, maskText } from '../harness/secrets/mask.js';
+import { maskBytes, maskText } from '../shared/secrets/mask.js';
 
 /** Wraps process.stdout and process.stderr once; call it before anything is written. */
 export function installStdio(streams: readonly NodeJS.WriteStream[] = [process.stdout, process.stderr]): void {

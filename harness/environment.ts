@@ -3,8 +3,8 @@ import { mkdtemp, rm, statfs } from 'node:fs/promises';
 import { statfsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { EjcError } from './errors.js';
-import { confinement } from './driver/confinement.js';
+import { EjcError } from '../shared/errors.js';
+import { confinement } from '../shared/confinement.js';
 
 /** Room the trial directories need before a run starts: journals, target ledgers, traces and logs of a few trials at once. */
 export const MIN_FREE_BEFORE_RUN = 16 * 1024 * 1024;

@@ -1,5 +1,5 @@
 // The EffectJournal interface a JavaScript/TypeScript journal implements to be driven by the host driver.
-import type { Capabilities, JournalErrorCode, OpParams, OpResult } from './protocol/schemas.js';
+import type { Capabilities, JournalErrorCode, OpParams, OpResult } from '../shared/protocol/schemas.js';
 
 type MaybePromise<T> = T | Promise<T>;
 

@@ -1,8 +1,9 @@
 // Scenario lanes in processes of their own, so each lane's harness work (process scans, file scans, spawns) has a thread.
 import { fork, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { EjcError, type EjcErrorCode } from './errors.js';
+import { EjcError, type EjcErrorCode } from '../shared/errors.js';
 import { isDeadState, readProc } from './driver/proc-scan.js';
 import type { ScenarioRunOptions } from './run-scenario.js';
 import type { ScenarioResult } from '../reports/schema.js';
@@ -41,11 +42,11 @@ export interface LaneProcesses {
   close(): Promise<void>;
 }
 
-/** The compiled lane entry next to this module; null under the sources (tests), where lanes stay in this process. */
+/** The compiled lane entry (runner/lane-worker.js, which loads the catalog); null under the sources (tests), where lanes stay in this process. */
 export function laneWorkerFile(): string | null {
   const here = fileURLToPath(import.meta.url);
   if (!here.endsWith('.js')) return null;
-  const file = here.replace(/lanes\.js$/, 'lane-worker.js');
+  const file = resolve(dirname(here), '../runner/lane-worker.js');
   return existsSync(file) ? file : null;
 }
 

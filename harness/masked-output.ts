@@ -1,7 +1,7 @@
 // The masked writers of reading matter (transcripts, HTML, step summaries, annotations), on the one masker in secrets/mask.
 import { appendFile } from 'node:fs/promises';
 import { writeArtifact } from '../reports/write-report.js';
-import { maskText } from './secrets/mask.js';
+import { maskText } from '../shared/secrets/mask.js';
 
 export { maskText };
 

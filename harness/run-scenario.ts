@@ -1,17 +1,17 @@
 // Runs one scenario's trial in its own directory and turns what happened into a report entry.
-import { EjcError, ProtocolViolation } from './errors.js';
+import { EjcError, ProtocolViolation } from '../shared/errors.js';
 import { TrialContext } from './engine/trial-context.js';
 import { CrashInjected } from './engine/crash-plan.js';
 import { JournalOpError } from './engine/journal-client.js';
 import { SetupNotProceeded } from './engine/setup-verdict.js';
 import { createTrialDir } from './trial-dir.js';
 import { deriveSeed } from './rng.js';
-import type { Capabilities } from './protocol/schemas.js';
+import type { Capabilities } from '../shared/protocol/schemas.js';
 import type { Launch, ScenarioResult, Trial } from '../reports/schema.js';
 import { scenarioVerdict, trialHeadline, trialVerdict } from '../reports/derive.js';
-import { missingNeed, type Scenario } from '../scenarios/define.js';
+import { missingNeed, type Scenario } from './scenario.js';
 import { keepOnlyTranscript, writeTranscript } from './transcript/write-transcript.js';
-import { maskTreeSync, maskValue } from './secrets/mask.js';
+import { maskTreeSync, maskValue } from '../shared/secrets/mask.js';
 import { environmentError, fullFileSystem } from './environment.js';
 import { checkWorld } from './world/world-scan.js';
 

@@ -1,5 +1,5 @@
 // Choosing which scenarios a run executes: id globs, tags, and a deterministic shard of the result.
-import { EjcError } from './errors.js';
+import { EjcError } from '../shared/errors.js';
 import { recordedDurations } from './scenario-durations.js';
 
 /** The fields selection looks at (the catalog's ScenarioInfo has them). */

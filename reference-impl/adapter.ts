@@ -1,7 +1,7 @@
 // The module the harness's host driver loads: `--impl-option tierMode=conservative|reconciling`.
 import type { JournalFactory } from '../harness/journal-interface.js';
 import { JournalError } from '../harness/journal-interface.js';
-import type { TierMode } from '../harness/protocol/schemas.js';
+import type { TierMode } from '../shared/protocol/schemas.js';
 // journal.js, not index.js: the public entry re-exports helpers a driver never uses, and every module a driver loads
 // costs start-up time.
 import { ReferenceJournal } from './journal.js';

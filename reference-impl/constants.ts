@@ -1,5 +1,5 @@
 // Fixed names and numbers of the reference journal: identity, announced crash points, tuning.
-import type { Fault } from '../harness/protocol/schemas.js';
+import type { Fault } from '../shared/protocol/schemas.js';
 
 export const JOURNAL_NAME = 'ejc-reference-journal';
 export const JOURNAL_VERSION = '0.1.0';

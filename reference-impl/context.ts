@@ -1,5 +1,5 @@
 // What every operation module needs from the open journal.
-import type { Fault, TierMode } from '../harness/protocol/schemas.js';
+import type { Fault, TierMode } from '../shared/protocol/schemas.js';
 import { JournalError } from '../harness/journal-interface.js';
 import type { CrashPoint } from './constants.js';
 import { type RowRecord } from './schema.js';

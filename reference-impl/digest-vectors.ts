@@ -1,6 +1,6 @@
 // The §11 digest test vectors, computed by the reference journal's own redaction and digest: what a journal in any
 // language checks its projection against. `npm run gen:vectors` writes them to docs/digest-vectors.json.
-import { canonicalJson } from '../harness/canonical-json.js';
+import { canonicalJson } from '../shared/canonical-json.js';
 import { argsDigest } from './digest.js';
 import { redactArgs } from './redact.js';
 import { VECTOR_CASES, type VectorCase } from './vector-cases.js';

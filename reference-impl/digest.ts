@@ -1,8 +1,8 @@
 // §11 digests: `v5:` + SHA-256 hex of the canonical JSON of a redacted projection.
-import { canonicalJson } from '../harness/canonical-json.js';
+import { canonicalJson } from '../shared/canonical-json.js';
 import { JournalError } from '../harness/journal-interface.js';
 import { sha256Hex } from './sha256.js';
-import type { EffectScope } from '../harness/protocol/schemas.js';
+import type { EffectScope } from '../shared/protocol/schemas.js';
 import { DIGEST_VERSION } from './constants.js';
 import { redactArgs, redactValue } from './redact.js';
 

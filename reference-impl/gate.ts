@@ -1,5 +1,5 @@
 // The resume gate (§4): every row of a run node, whatever its attempt, decides whether the node may run.
-import type { GateDecision, GateRequest, Tier } from '../harness/protocol/schemas.js';
+import type { GateDecision, GateRequest, Tier } from '../shared/protocol/schemas.js';
 import type { JournalContext } from './context.js';
 import { type RowRecord } from './schema.js';
 import { readTransaction, stmt, writeTransaction } from './sqlite.js';

@@ -1,6 +1,6 @@
 // Public entry of the reference journal.
 import type { JournalFactoryOptions } from '../harness/journal-interface.js';
-import type { TierMode } from '../harness/protocol/schemas.js';
+import type { TierMode } from '../shared/protocol/schemas.js';
 import { ReferenceJournal } from './journal.js';
 
 export { ReferenceJournal, type ReferenceJournalOptions } from './journal.js';

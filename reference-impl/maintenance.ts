@@ -1,5 +1,5 @@
 // Open-time maintenance, fixture seeding and the content-free listing.
-import type { EffectRow, SeedRow } from '../harness/protocol/schemas.js';
+import type { EffectRow, SeedRow } from '../shared/protocol/schemas.js';
 import { scopeColumns, toEffectRow, type RowRecord } from './schema.js';
 import { checkpointTruncate, stmt, writeTransaction, type CheckpointOutcome, type Db } from './sqlite.js';
 

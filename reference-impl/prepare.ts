@@ -1,5 +1,5 @@
 // prepare: the durable record before the effect, and the replay/refusal verdict for an existing identity.
-import type { EffectScope, PrepareRequest, PrepareVerdict, RecordedResult, RefusalCode } from '../harness/protocol/schemas.js';
+import type { EffectScope, PrepareRequest, PrepareVerdict, RecordedResult, RefusalCode } from '../shared/protocol/schemas.js';
 import type { JournalContext } from './context.js';
 import { argsDigest, idempotencyKeyFor, isCurrentDigest, outputMappingDigest } from './digest.js';
 import { scopeColumns, type RowRecord } from './schema.js';

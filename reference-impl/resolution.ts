@@ -1,7 +1,7 @@
 // reconcile (tiers 1/2, reconciling mode only) and operator resolution of unresolved rows.
-import type { EffectRow, ReconcileRequest, ReconcileResult, ResolveRequest } from '../harness/protocol/schemas.js';
+import type { EffectRow, ReconcileRequest, ReconcileResult, ResolveRequest } from '../shared/protocol/schemas.js';
 import { JournalError } from '../harness/journal-interface.js';
-import { canonicalJson } from '../harness/canonical-json.js';
+import { canonicalJson } from '../shared/canonical-json.js';
 import { requireRow, rowById, type JournalContext } from './context.js';
 import { isUnresolved, toEffectRow, type RowRecord } from './schema.js';
 import { stmt, writeTransaction } from './sqlite.js';

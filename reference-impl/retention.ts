@@ -1,5 +1,5 @@
 // Run retention (§9) and explicit WAL checkpoints (§11).
-import type { OpResult } from '../harness/protocol/schemas.js';
+import type { OpResult } from '../shared/protocol/schemas.js';
 import type { JournalContext } from './context.js';
 import { checkpointTruncate, stmt, writeTransaction } from './sqlite.js';
 

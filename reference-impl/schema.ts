@@ -1,5 +1,5 @@
 // The run_effects table: DDL, the raw row type and its content-free EffectRow view.
-import type { EffectRow, EffectScope, EffectState, Tier } from '../harness/protocol/schemas.js';
+import type { EffectRow, EffectScope, EffectState, Tier } from '../shared/protocol/schemas.js';
 import type { Db } from './sqlite.js';
 
 // No AUTOINCREMENT: a deleted id may be handed out again, which the session sweep must tolerate.

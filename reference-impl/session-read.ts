@@ -1,5 +1,5 @@
 // sessionRead (§8): the disclosure join of a session's rows against its whole transcript history.
-import type { CapturedRow, SessionReadRequest, SessionReadResult, TranscriptTurn } from '../harness/protocol/schemas.js';
+import type { CapturedRow, SessionReadRequest, SessionReadResult, TranscriptTurn } from '../shared/protocol/schemas.js';
 import { JournalError } from '../harness/journal-interface.js';
 import { LEGACY_CALL_IDS } from './constants.js';
 import type { JournalContext } from './context.js';

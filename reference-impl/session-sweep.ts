@@ -1,5 +1,5 @@
 // sessionSweep (§9): delete exactly the captured committed rows, all chunks in one BEGIN IMMEDIATE.
-import type { CapturedRow, SessionSweepRequest, SessionSweepResult } from '../harness/protocol/schemas.js';
+import type { CapturedRow, SessionSweepRequest, SessionSweepResult } from '../shared/protocol/schemas.js';
 import { JournalError } from '../harness/journal-interface.js';
 import type { JournalContext } from './context.js';
 import { parseEffectId } from './schema.js';

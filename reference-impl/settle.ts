@@ -1,7 +1,7 @@
 // settle: the second durable write, right after the effect returned (or failed to).
-import type { SettleRequest, SettleResult } from '../harness/protocol/schemas.js';
+import type { SettleRequest, SettleResult } from '../shared/protocol/schemas.js';
 import { JournalError } from '../harness/journal-interface.js';
-import { canonicalJson } from '../harness/canonical-json.js';
+import { canonicalJson } from '../shared/canonical-json.js';
 import type { JournalContext } from './context.js';
 import { parseEffectId } from './schema.js';
 import { stmt, writeTransaction, type Db } from './sqlite.js';

@@ -4,7 +4,7 @@ import { readFileSync, realpathSync, statfsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { arch, platform, release, tmpdir, version } from 'node:os';
 import type { Environment } from './binding-schema.js';
-import { confinement } from '../harness/driver/confinement.js';
+import { confinement } from '../shared/confinement.js';
 
 /** Describes this machine for a report; each probe that cannot answer says so instead of failing the run. */
 export function describeEnvironment(shard: number | null, trialDir: string = tmpdir()): Environment {

@@ -1,7 +1,7 @@
 // Expanding an --impl-files glob to the regular files it names, in a deterministic order.
 import { readdirSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { EjcError } from '../harness/errors.js';
+import { EjcError } from '../shared/errors.js';
 
 /**
  * The absolute paths of the regular files `pattern` matches, resolved against `cwd`, sorted.

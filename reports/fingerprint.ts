@@ -2,9 +2,9 @@
 import { createHash } from 'node:crypto';
 import { accessSync, constants, readFileSync, realpathSync, statSync } from 'node:fs';
 import { delimiter, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { splitCommand } from '../bin/split-command.js';
-import { canonicalJson, sha256Hex } from '../harness/canonical-json.js';
-import { EjcError } from '../harness/errors.js';
+import { splitCommand } from '../shared/split-command.js';
+import { canonicalJson, sha256Hex } from '../shared/canonical-json.js';
+import { EjcError } from '../shared/errors.js';
 import type { Fingerprint, FingerprintFile } from './binding-schema.js';
 import { expandGlob } from './file-glob.js';
 import type { Launch } from './schema.js';

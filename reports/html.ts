@@ -1,6 +1,6 @@
 // The self-contained HTML page of a report: verdict, implementation, filters, every scenario's assertions and each trial's timeline.
 import { createHash } from 'node:crypto';
-import { maskText } from '../harness/masked-output.js';
+import { maskText } from '../shared/secrets/mask.js';
 import { scenarioFamily } from './family.js';
 import { arr, definitionList, esc, jsonBlock, obj, str, token, valueHtml, type Loose } from './html-parts.js';
 import { PAGE_SCRIPT, pageStyle } from './html-style.js';

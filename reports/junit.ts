@@ -1,6 +1,6 @@
 // JUnit XML for CI dashboards: one testsuite per report, one testcase per scenario, grouped by family.
 import { markDifference, worthMarking } from './string-diff.js';
-import { maskText } from '../harness/masked-output.js';
+import { maskText } from '../shared/secrets/mask.js';
 import { scenarioFamily } from './family.js';
 import type { Report, ScenarioResult } from './schema.js';
 

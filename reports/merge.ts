@@ -1,6 +1,6 @@
 // Merging the shards of one run back into the report the unsharded run would have written.
-import { canonicalJson } from '../harness/canonical-json.js';
-import { EjcError } from '../harness/errors.js';
+import { canonicalJson } from '../shared/canonical-json.js';
+import { EjcError } from '../shared/errors.js';
 import { claimBoundary } from './boundary.js';
 import { claimedScope } from './scope.js';
 import { reportVerdict, sumCounts, summarize } from './derive.js';

@@ -1,6 +1,6 @@
 // Loading a report file with errors a user can act on: which file, which byte, which field.
 import { readFile } from 'node:fs/promises';
-import { EjcError } from '../harness/errors.js';
+import { EjcError } from '../shared/errors.js';
 import { Report } from './schema.js';
 
 /** Reads and schema-checks a report; report_unreadable for a missing file or bad JSON, report_invalid for a non-report. */

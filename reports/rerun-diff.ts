@@ -1,5 +1,5 @@
 // Comparing a report with its re-run: which scenarios' outcomes differ and how, and whether the same files were tested.
-import { canonicalJson } from '../harness/canonical-json.js';
+import { canonicalJson } from '../shared/canonical-json.js';
 import type { Report } from './schema.js';
 import { compareIds, outcomeView, scenarioOutcome } from './seal.js';
 

@@ -1,6 +1,6 @@
 // The conformance report's zod schema: the witness artifact every run writes and `ejc verify` checks.
 import { z } from 'zod';
-import { Capabilities, EffectRow } from '../harness/protocol/schemas.js';
+import { Capabilities, EffectRow } from '../shared/protocol/schemas.js';
 import { Environment, Fingerprint, HarnessBuild, Settings } from './binding-schema.js';
 
 export const REPORT_SCHEMA_NAME = 'ejc-conformance-report';

@@ -1,5 +1,5 @@
 // Sealing a report: the outcome digest (what was found, independent of when, where and how it was sharded) and the content hash.
-import { canonicalJson, sha256Hex, wellFormedJson } from '../harness/canonical-json.js';
+import { canonicalJson, sha256Hex, wellFormedJson } from '../shared/canonical-json.js';
 import { CountKeys, zeroCounts } from './schema.js';
 import type { Assertion, Counts, Report, ScenarioResult, Trial, UnsealedReport } from './schema.js';
 

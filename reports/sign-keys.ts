@@ -4,7 +4,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { constants } from 'node:fs';
 import { open, readFile, stat } from 'node:fs/promises';
-import { EjcError } from '../harness/errors.js';
+import { EjcError } from '../shared/errors.js';
 
 /** A freshly generated Ed25519 key pair. */
 export function generateKeyPair(): { secretKey: Uint8Array; publicKey: Uint8Array } {

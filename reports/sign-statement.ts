@@ -1,6 +1,6 @@
 // A report as an in-toto Statement v1 (subject: the implementation fingerprint; predicate: the report) in a signed DSSE envelope.
 import { z } from 'zod';
-import { canonicalJson } from '../harness/canonical-json.js';
+import { canonicalJson } from '../shared/canonical-json.js';
 import type { Report } from './schema.js';
 import { signEnvelope, verifyEnvelope, type Envelope } from './sign-dsse.js';
 

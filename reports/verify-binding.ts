@@ -1,7 +1,7 @@
 // Verify's checks of what binds a report to what was tested: fingerprint, environment, settings, reproduce commands.
-import { DEFAULT_SEED, DEFAULT_TIMEOUT_MS } from '../bin/help.js';
-import { splitCommand } from '../bin/split-command.js';
-import { canonicalJson } from '../harness/canonical-json.js';
+import { DEFAULT_SEED, DEFAULT_TIMEOUT_MS } from '../shared/defaults.js';
+import { splitCommand } from '../shared/split-command.js';
+import { canonicalJson } from '../shared/canonical-json.js';
 import { wasExpectedFailure } from './derive.js';
 import { fingerprintDigest, REFERENCE_ADAPTER_NAMES, REFERENCE_MODULE } from './fingerprint.js';
 import type { Launch, Report } from './schema.js';

@@ -1,5 +1,5 @@
 // Re-checks a conformance report from nothing but its own bytes: schema, seals, arithmetic and every verdict.
-import { canonicalJson, hasLoneSurrogate } from '../harness/canonical-json.js';
+import { canonicalJson, hasLoneSurrogate } from '../shared/canonical-json.js';
 import { claimBoundary } from './boundary.js';
 import { claimedScope } from './scope.js';
 import { reportVerdict, scenarioVerdict, sumCounts, summarize, trialVerdict, wasExpectedFailure } from './derive.js';

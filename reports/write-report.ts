@@ -2,8 +2,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, rename, rm, stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { EjcError } from '../harness/errors.js';
-import { maskText } from '../harness/secrets/mask.js';
+import { EjcError } from '../shared/errors.js';
+import { maskText } from '../shared/secrets/mask.js';
 import type { Report } from './schema.js';
 
 /** Writes `<dir>/report.json` (pretty JSON) through writeArtifact; returns the path. */

@@ -1,5 +1,5 @@
 // Compares what a resume disclosed with what §8 requires: by effect address and state, accepting any conservative reason.
-import type { DisclosureReason, EffectState } from '../harness/protocol/schemas.js';
+import type { DisclosureReason, EffectState } from '../shared/protocol/schemas.js';
 import type { Disclosed } from '../harness/engine/session-engine.js';
 import type { TrialContext } from '../harness/engine/trial-context.js';
 

@@ -1,5 +1,5 @@
 // Building blocks of the metamorphic scenarios: rows made in a known state, one input varied at a time, and a real kill.
-import type { EffectRow, OpParams, PrepareVerdict, RecordedResult, Tier } from '../harness/protocol/schemas.js';
+import type { EffectRow, OpParams, PrepareVerdict, RecordedResult, Tier } from '../shared/protocol/schemas.js';
 import type { TrialContext } from '../harness/engine/trial-context.js';
 import type { JournalClient } from '../harness/engine/journal-client.js';
 import { DEFAULT_MAPPING } from '../harness/engine/projections.js';

@@ -1,5 +1,5 @@
 // Shared building blocks for scenarios: the default run, crash phases, row lookups and byte scans.
-import type { EffectRow, OpParams } from '../harness/protocol/schemas.js';
+import type { EffectRow, OpParams } from '../shared/protocol/schemas.js';
 import type { TrialContext } from '../harness/engine/trial-context.js';
 import type { JournalClient } from '../harness/engine/journal-client.js';
 import type { CrashPlan } from '../harness/engine/crash-plan.js';

@@ -1,8 +1,8 @@
 // Decodes one line from an implementation into a validated message, or a ProtocolViolation naming op and field.
 import type { z } from 'zod';
-import { ProtocolViolation } from '../errors.js';
-import { ImplementationMessage, Operations } from '../protocol/schemas.js';
-import type { JournalErrorCode, OperationName } from '../protocol/schemas.js';
+import { ProtocolViolation } from '../../shared/errors.js';
+import { ImplementationMessage, Operations } from '../../shared/protocol/schemas.js';
+import type { JournalErrorCode, OperationName } from '../../shared/protocol/schemas.js';
 
 /** The request the harness is waiting on; `blocked` while the implementation sits at a crash point. */
 export interface PendingRequest {

@@ -1,7 +1,7 @@
 // One spawned driver process: protocol framing, per-call timeouts, crash point hand-off, and ending its whole tree with proof.
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { EjcError, ProtocolViolation } from '../errors.js';
-import type { HelloResult, OperationName, OpParams } from '../protocol/schemas.js';
+import { EjcError, ProtocolViolation } from '../../shared/errors.js';
+import type { HelloResult, OperationName, OpParams } from '../../shared/protocol/schemas.js';
 import { decodeLine } from './decode.js';
 import type { SpawnSpec } from './launch.js';
 import { MARK_VAR, procAvailable, readProc, scanProcesses } from './proc-scan.js';

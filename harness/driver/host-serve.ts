@@ -1,7 +1,7 @@
 // The host driver's protocol loop: one request at a time, each mapped onto the adapter's journal method.
 // It loads no zod and nothing of the harness: host-codec.ts checks requests, the harness validates every response.
 import type { EffectJournal } from '../journal-interface.js';
-import type { JournalErrorCode, OperationName } from '../protocol/schemas.js';
+import type { JournalErrorCode, OperationName } from '../../shared/protocol/schemas.js';
 import { checkParams, decodeHostLine, HOST_PROTOCOL_VERSION, isErrorCode } from './host-codec.js';
 import { logLine } from './host-io.js';
 import type { SyncLineIo } from './host-io.js';

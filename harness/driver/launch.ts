@@ -2,10 +2,10 @@
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { EjcError } from '../errors.js';
+import { EjcError } from '../../shared/errors.js';
 import { currentHostBundle } from './host-bundle.js';
 import type { Launch } from '../../reports/schema.js';
-import { confinementPrefix } from './confinement.js';
+import { confinementPrefix } from '../../shared/confinement.js';
 
 export interface SpawnSpec {
   readonly file: string;

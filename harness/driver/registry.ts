@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
 import { findHolders, harnessStart, pidNamespace, procAvailable, readProc, scanProcesses } from './proc-scan.js';
-import { confinementChosen } from './confinement.js';
+import { confinementChosen } from '../../shared/confinement.js';
 import { awaitGoneSync, killTrees, type TreeRoot } from './process-tree.js';
 
 /** A driver the harness started and has not yet seen end (its tree proven gone). */

@@ -1,6 +1,6 @@
 // startDriver: spawn a driver for a Launch and complete the `hello` handshake, or explain why it could not start.
-import { EjcError, ProtocolViolation } from '../errors.js';
-import { PROTOCOL_VERSION } from '../protocol/schemas.js';
+import { EjcError, ProtocolViolation } from '../../shared/errors.js';
+import { PROTOCOL_VERSION } from '../../shared/protocol/schemas.js';
 import type { Launch } from '../../reports/schema.js';
 import { spawnDriver } from './driver-process.js';
 import type { DriverProcess } from './driver-process.js';

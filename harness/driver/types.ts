@@ -1,6 +1,6 @@
 // The public shapes of a running driver process, as the engine sees them.
-import type { ProtocolViolation } from '../errors.js';
-import type { HelloResult, JournalErrorCode, OperationName, OpParams, OpResult } from '../protocol/schemas.js';
+import type { ProtocolViolation } from '../../shared/errors.js';
+import type { HelloResult, JournalErrorCode, OperationName, OpParams, OpResult } from '../../shared/protocol/schemas.js';
 
 /** How a driver process ended, as observed when it was reaped, with the proof that its whole tree ended too. */
 export type ExitInfo = { signal: NodeJS.Signals | null; exitCode: number | null; killedByHarness: boolean; tree: TreeEvidence };

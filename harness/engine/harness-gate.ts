@@ -1,5 +1,5 @@
 // The §4 pre-flight gate, asked of the journal or, for a store whose gate lives in the engine, computed from its rows.
-import type { EffectRow, GateDecision, RunScope, TierMode } from '../protocol/schemas.js';
+import type { EffectRow, GateDecision, RunScope, TierMode } from '../../shared/protocol/schemas.js';
 import type { JournalClient } from './journal-client.js';
 import type { TrialContext } from './trial-context.js';
 

@@ -1,6 +1,6 @@
 // The engine's view of one driver: typed operations, crash points handled by the trial's plan.
 import type { DriverHandle, CallOutcome } from '../driver/types.js';
-import type { JournalErrorCode, OperationName, OpParams, OpResult } from '../protocol/schemas.js';
+import type { JournalErrorCode, OperationName, OpParams, OpResult } from '../../shared/protocol/schemas.js';
 import { CrashInjected } from './crash-plan.js';
 import type { TrialContext } from './trial-context.js';
 

@@ -1,6 +1,6 @@
 // The scripted model: which tool calls a node or session turn issues, and the identities derived from them.
-import { canonicalJson } from '../canonical-json.js';
-import type { Tier } from '../protocol/schemas.js';
+import { canonicalJson } from '../../shared/canonical-json.js';
+import type { Tier } from '../../shared/protocol/schemas.js';
 import type { OutputMappingConfig } from './projections.js';
 import type { ResponseShape } from '../world/targets.js';
 

@@ -1,5 +1,5 @@
 // What the engine derives from a target's response: the bounded model value, summary and output mapping.
-import type { RecordedResult } from '../protocol/schemas.js';
+import type { RecordedResult } from '../../shared/protocol/schemas.js';
 
 /** Output-mapping configuration of a node: which field of the full response goes into workflow state. */
 export interface OutputMappingConfig {

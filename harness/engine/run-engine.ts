@@ -1,5 +1,5 @@
 // The engine's run path: §7 dispatch order, the pre-flight resume gate (§4), replay, and the terminal sweep.
-import type { GateDecision, PrepareVerdict, RecordedResult } from '../protocol/schemas.js';
+import type { GateDecision, PrepareVerdict, RecordedResult } from '../../shared/protocol/schemas.js';
 import type { JournalClient } from './journal-client.js';
 import { gateFor } from './harness-gate.js';
 import { logicalKey, payloadOf, scopeKey, type NodeScript, type RunScript, type ToolCall } from './model.js';

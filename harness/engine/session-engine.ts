@@ -1,5 +1,5 @@
 // The engine's session path: turns with journaled calls, the atomic transcript write, and resume = read → notice → sweep.
-import type { CapturedRow, Disclosure, EffectRow, EffectState, SessionReadResult, SessionSweepResult, TranscriptTurn } from '../protocol/schemas.js';
+import type { CapturedRow, Disclosure, EffectRow, EffectState, SessionReadResult, SessionSweepResult, TranscriptTurn } from '../../shared/protocol/schemas.js';
 import type { JournalClient } from './journal-client.js';
 import { logicalKey, payloadOf, scopeKey, type ToolCall } from './model.js';
 import { DEFAULT_MAPPING, deriveProjections } from './projections.js';

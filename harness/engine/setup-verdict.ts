@@ -1,6 +1,6 @@
 // A scenario's setup prepares identities no row holds: any verdict but proceed is the journal's failure, not the harness's.
-import { EjcError } from '../errors.js';
-import type { PrepareVerdict } from '../protocol/schemas.js';
+import { EjcError } from '../../shared/errors.js';
+import type { PrepareVerdict } from '../../shared/protocol/schemas.js';
 
 /** Thrown by a setup whose fresh prepare did not proceed; the trial records it as a conclusive failure (§2, §4). */
 export class SetupNotProceeded extends EjcError {

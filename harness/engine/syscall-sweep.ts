@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { Launch } from '../../reports/schema.js';
 import { hostScriptPath } from '../driver/launch.js';
-import { EjcError } from '../errors.js';
+import { EjcError } from '../../shared/errors.js';
 
 /** The syscalls that make bytes durable in a file: positioned writes and syncs (plain write() is also the pipe's, so it is left out). */
 export const DURABLE_SYSCALLS = ['pwrite64', 'pwritev', 'pwritev2', 'fsync', 'fdatasync'] as const;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { mkdirSync, realpathSync } from 'node:fs';
 import type { DriverHandle, ExitInfo, TreeEvidence } from '../driver/types.js';
 import { startDriver } from '../driver/start-driver.js';
-import type { Capabilities, EffectRow, HelloResult } from '../protocol/schemas.js';
+import type { Capabilities, EffectRow, HelloResult } from '../../shared/protocol/schemas.js';
 import type { Assertion, Kill, Launch, VariableCountKey } from '../../reports/schema.js';
 import { createRng, type Rng } from '../rng.js';
 import { TargetWorld } from '../world/targets.js';
@@ -15,12 +15,12 @@ import { CrashInjected, describePlan, operationOfPoint, type CrashPlan } from '.
 import { EchoWatch, type EchoFinding } from '../secrets/echo-watch.js';
 import { implSecretsEnv } from '../secrets/impl-secrets.js';
 import { driverEnvFor } from '../reference-env.js';
-import { canaryLabel, registerSecret } from '../secrets/mask.js';
+import { canaryLabel, registerSecret } from '../../shared/secrets/mask.js';
 import type { HistoryEvent, OpAnswer } from '../model/history.js';
-import type { OperationName } from '../protocol/schemas.js';
-import { EjcError } from '../errors.js';
+import type { OperationName } from '../../shared/protocol/schemas.js';
+import { EjcError } from '../../shared/errors.js';
 import { traceeKilled } from './syscall-sweep.js';
-import { trialNonce } from '../secrets/canary-nonce.js';
+import { trialNonce } from '../../shared/secrets/canary-nonce.js';
 
 /** Decides at each kill opportunity (a boundary or an announced point) whether to kill there: generated crash schedules. */
 export interface KillSchedule {
@@ -163,7 +163,7 @@ export class TrialContext {
     // point may arm fewer (`armed`): an unarmed point costs the journal nothing, a held one a round trip.
     mkdirSync(journalDir, { recursive: true });
     const armed = options.armed === undefined ? handle.hello.capabilities.crashPoints : handle.hello.capabilities.crashPoints.filter((p) => options.armed!.includes(p));
-    // `open: false` leaves the open to the scenario, for one that kills inside it (blind2.open.kill-every-write).
+    // `open: false` leaves the open to the scenario, for one that kills inside it (sweep.open.every-write).
     if (options.open === false) return client;
     client.openedFiles = (await client.op('open', { dir: journalDir, armedCrashPoints: armed })).files;
     return client;

@@ -2,10 +2,10 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { continueRun, startRun } from '../engine/run-engine.js';
 import { resumeSession, startTurn, transcriptOf, type OpenTurn } from '../engine/session-engine.js';
-import type { OpParams } from '../protocol/schemas.js';
+import type { OpParams } from '../../shared/protocol/schemas.js';
 import { logicalKey, scopeKey } from '../engine/model.js';
 import { buildCall } from './build.js';
-import { kxmRun } from './kxm-activity.js';
+import { kxmRun } from '../kxm/explore-activity.js';
 import type { Activity, TurnPlan } from './case.js';
 import type { Exec } from './execute.js';
 import { raceHeld, racePrepare, raceResume } from './races.js';

@@ -2,7 +2,7 @@
 import fc from 'fast-check';
 import { argsTemplate } from './arb-args.js';
 import type { Activity, CallPlan, ClockJump, Features, KillPlan, NodePlan, RunPlan, Step, TrialCase, TurnPlan } from './case.js';
-import { KXM_BOUNDARIES, kxmPlan } from './kxm-activity.js';
+import { KXM_BOUNDARIES, kxmPlan } from '../kxm/explore-activity.js';
 import { widen, widening } from './arb-widen.js';
 
 // Ids that share prefixes and hold characters meaning something to SQL patterns, paths, key separators and quoting.

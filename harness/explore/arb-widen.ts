@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import type { ArgsTemplate } from './arb-args.js';
 import { SECRET } from './canaries.js';
 import type { CallPlan, RunPlan, Step, TrialCase, TurnPlan } from './case.js';
-import type { KxmClock, KxmPlan } from './kxm-activity.js';
+import type { KxmClock, KxmPlan } from '../kxm/explore-activity.js';
 
 /** How two ids differ that must still be two scopes (§2, docs/protocol.md gate: "the scope matches exactly"). */
 export type SiblingForm = 'case' | 'suffix' | 'space' | 'normalization';

@@ -1,7 +1,7 @@
 // The one place generated trials make canaries: planted secrets and result markers, recognisable in a hex dump, never reported by value.
 import type { CanaryRole } from '../model/history.js';
 import type { TrialContext } from '../engine/trial-context.js';
-import { withNonce } from '../secrets/canary-nonce.js';
+import { withNonce } from '../../shared/secrets/canary-nonce.js';
 
 /** Where a template holds a secret: every occurrence becomes a fresh canary when the template is instantiated. */
 export const SECRET = '{{canary}}';

@@ -1,5 +1,5 @@
 // The shape of one generated trial: the workload (runs, sessions, activities) and the crash schedule.
-import type { Fault, TierMode, Tier, TranscriptTurn } from '../protocol/schemas.js';
+import type { Fault, TierMode, Tier, TranscriptTurn } from '../../shared/protocol/schemas.js';
 import type { ArgsTemplate } from './arb-args.js';
 
 /** What the implementation and the machine offer: generation never asks for what is not there. */
@@ -78,7 +78,7 @@ export interface TurnPlan {
 
 export type ClockJump = '+3h' | '+36h' | '+9d' | '+400d';
 
-import type { KxmPlan } from './kxm-activity.js';
+import type { KxmPlan } from '../kxm/explore-activity.js';
 
 export type Activity =
   /** KXM effects of one run through the dispatch fence; a kill inside, recovery by the journal's decision after it. */

@@ -7,7 +7,7 @@ import { resumeRun } from '../engine/run-engine.js';
 import { resumeSession, type OpenTurn } from '../engine/session-engine.js';
 import type { TrialContext } from '../engine/trial-context.js';
 import { attachSyscallKiller, type AttachedKiller } from './strace-attach.js';
-import { kxmRecover, type KxmPlan } from './kxm-activity.js';
+import { kxmRecover, type KxmPlan } from '../kxm/explore-activity.js';
 import { runActivity } from './activities.js';
 import { buildRun, type BuiltRun } from './build.js';
 import { CanaryBook } from './canaries.js';

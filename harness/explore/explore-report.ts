@@ -1,10 +1,10 @@
 // The exploration as a conformance report: one scenario per trial of the stream, the shrunk counterexample, and its replay command.
-import type { HelloResult } from '../protocol/schemas.js';
-import { REFERENCE_MODULE, fingerprintImplementation, harnessVersion, referenceAdapterPath, sortedCaps } from '../run-conformance.js';
+import type { HelloResult } from '../../shared/protocol/schemas.js';
+import { REFERENCE_MODULE, fingerprintImplementation, harnessVersion, referenceAdapterPath, sortedCaps } from '../implementation.js';
 import { describeEnvironment } from '../../reports/environment.js';
 import { harnessBuild } from '../../reports/harness-build.js';
 import { settingsOf } from '../../reports/settings.js';
-import { maskValue } from '../secrets/mask.js';
+import { maskValue } from '../../shared/secrets/mask.js';
 import { REPORT_SCHEMA_NAME, REPORT_SCHEMA_VERSION, type Launch, type Report, type ScenarioResult } from '../../reports/schema.js';
 import { reportVerdict, scenarioVerdict, summarize, sumCounts } from '../../reports/derive.js';
 import { sealReport } from '../../reports/seal.js';

@@ -1,5 +1,5 @@
 // What generation may use: the implementation's announced capabilities and what this machine offers (strace, libfaketime).
-import type { Capabilities } from '../protocol/schemas.js';
+import type { Capabilities } from '../../shared/protocol/schemas.js';
 import { straceAvailable } from '../engine/syscall-sweep.js';
 import type { Features } from './case.js';
 import { faketimeLibrary } from './schedule.js';

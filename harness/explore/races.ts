@@ -2,7 +2,7 @@
 import { CrashInjected } from '../engine/crash-plan.js';
 import type { JournalClient } from '../engine/journal-client.js';
 import { resumeSession } from '../engine/session-engine.js';
-import type { OpParams } from '../protocol/schemas.js';
+import type { OpParams } from '../../shared/protocol/schemas.js';
 import { stagger } from './activities.js';
 import type { Activity } from './case.js';
 import type { Exec } from './execute.js';

@@ -1,5 +1,5 @@
 // A history as numbered steps a person can follow (counterexamples, the HTML timeline); canaries only ever by id.
-import type { GateDecision, PrepareRequest, PrepareVerdict, SessionReadResult } from '../protocol/schemas.js';
+import type { GateDecision, PrepareRequest, PrepareVerdict, SessionReadResult } from '../../shared/protocol/schemas.js';
 import type { HistoryEvent } from '../model/history.js';
 import { maskCanaries } from './canaries.js';
 

@@ -1,6 +1,6 @@
 // `ejc explore` as a function: probe, run the seed stream, shrink the first violation, replay it, and return the sealed report.
-import { EjcError } from '../errors.js';
-import { probe, resolveForSpawn } from '../run-conformance.js';
+import { EjcError } from '../../shared/errors.js';
+import { probe, resolveForSpawn } from '../implementation.js';
 import type { Launch, Report } from '../../reports/schema.js';
 import { trialCase } from './arb-case.js';
 import { featuresFor, withProfile, type Profile } from './features.js';

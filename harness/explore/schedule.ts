@@ -1,8 +1,8 @@
 // The crash schedule of a generated trial: which kill comes next, where it fires, and the clock a restarted driver wakes up to.
-import { existsSync } from 'node:fs';
 import type { JournalClient } from '../engine/journal-client.js';
 import type { KillSchedule } from '../engine/trial-context.js';
 import type { ClockJump, KillPlan } from './case.js';
+import { clockLibrary } from '../clock/clock-library.js';
 import { faketimeShared } from './faketime-shared.js';
 
 /** Holds the kill armed for the current activity (or recovery) and fires it at its opportunity on the primary driver. */
@@ -76,18 +76,19 @@ export class TrialClock {
     return this.#hours;
   }
 
-  /** The environment a driver starts with: libfaketime preloaded when the clock has moved, else nothing. */
+  /** The environment a driver starts with: the clock library preloaded when the clock has moved, else nothing. */
   env(): Record<string, string> | undefined {
     if (this.#hours === 0) return undefined;
-    const lib = faketimeLibrary();
+    const lib = clockLibrary();
     if (lib === null) return undefined;
     const preload = process.env['LD_PRELOAD'];
     return {
-      LD_PRELOAD: preload ? `${lib}:${preload}` : lib,
+      LD_PRELOAD: preload ? `${lib.path}:${preload}` : lib.path,
       FAKETIME: `+${this.#hours}h`,
       // Monotonic clocks stay real: timeouts and busy waits must not jump with the wall clock.
       FAKETIME_DONT_FAKE_MONOTONIC: '1',
-      ...sharedPair(),
+      // Only libfaketime keeps a semaphore and segment in /dev/shm; the shim keeps nothing.
+      ...(lib.kind === 'libfaketime' ? sharedPair() : {}),
     };
   }
 }
@@ -97,11 +98,7 @@ function sharedPair(): Record<string, string> {
   return shared === null ? {} : { FAKETIME_SHARED: shared };
 }
 
-const FAKETIME_CANDIDATES = ['/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1', '/usr/lib/aarch64-linux-gnu/faketime/libfaketime.so.1', '/usr/lib/faketime/libfaketime.so.1', '/usr/local/lib/faketime/libfaketime.so.1'];
-
-/** Debian's faketime package installs libfaketime here; null when it is not installed. */
+/** The library that moves a driver's clock (libfaketime, else ejc's own shim); null when neither can be had. */
 export function faketimeLibrary(): string | null {
-  const custom = process.env['EJC_LIBFAKETIME'];
-  if (custom) return existsSync(custom) ? custom : null;
-  return FAKETIME_CANDIDATES.find((p) => existsSync(p)) ?? null;
+  return clockLibrary()?.path ?? null;
 }

@@ -6,7 +6,7 @@ import { once } from 'node:events';
 import { liveGroupMembers } from '../driver/process-group.js';
 import { newDriverMark, registerDriver, unregisterDriver } from '../driver/registry.js';
 import { DURABLE_SYSCALLS } from '../engine/syscall-sweep.js';
-import { EjcError } from '../errors.js';
+import { EjcError } from '../../shared/errors.js';
 
 /** A strace attached to a driver, armed to SIGKILL it at one syscall invocation counted from the attach. */
 export interface AttachedKiller {

@@ -2,9 +2,9 @@
 import { TrialContext } from '../engine/trial-context.js';
 import { scanTrialWorld } from '../world/world-scan.js';
 import { CrashInjected } from '../engine/crash-plan.js';
-import { EjcError, ProtocolViolation } from '../errors.js';
+import { EjcError, ProtocolViolation } from '../../shared/errors.js';
 import { createTrialDir } from '../trial-dir.js';
-import type { Capabilities } from '../protocol/schemas.js';
+import type { Capabilities } from '../../shared/protocol/schemas.js';
 import { checkHistory, type ModelReport } from '../model/check-history.js';
 import { CLAUSES, type ClauseId } from '../model/clauses.js';
 import type { Assertion, Launch, Trial } from '../../reports/schema.js';

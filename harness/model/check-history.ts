@@ -1,12 +1,12 @@
 // The model's verdict on a history: every observation checked against what the contract allows after what came before.
-import type { OperationName, TierMode } from '../protocol/schemas.js';
+import type { OperationName, TierMode } from '../../shared/protocol/schemas.js';
 import type { ClauseId } from './clauses.js';
 import type { HistoryEvent } from './history.js';
 import { EMPTY, rowLogicalKey, stateKey, type MState } from './journal-state.js';
 import { applyAnswered, applyKilled } from './operations.js';
 import type { Failure, OpEnv } from './outcome.js';
 import { checkScan } from './world-rules.js';
-import { KxmChecker } from './kxm-check.js';
+import { KxmChecker } from '../kxm/check.js';
 
 const KXM_CLAUSE: Partial<Record<string, ClauseId>> = { 'kxm.declare': 'kxm.class', 'kxm.dispatch': 'kxm.fence', 'kxm.recover': 'kxm.recovery', 'kxm.resolve': 'kxm.resolution', 'kxm.cancel': 'kxm.cancel' };
 

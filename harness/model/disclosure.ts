@@ -1,5 +1,5 @@
 // §8: what a session resume must disclose for each row, joined against the whole transcript history by engine call id.
-import type { TranscriptTurn } from '../protocol/schemas.js';
+import type { TranscriptTurn } from '../../shared/protocol/schemas.js';
 
 export type DisclosureReason = 'unresolved' | 'turn_incomplete' | 'unattributable' | 'legacy';
 

@@ -1,5 +1,5 @@
 // §4's resume-gate table and prepare verdicts as pure functions: what the gate and a re-run prepare may answer.
-import type { GateDecision, RefusalCode, Tier, TierMode } from '../protocol/schemas.js';
+import type { GateDecision, RefusalCode, Tier, TierMode } from '../../shared/protocol/schemas.js';
 import type { SameCall } from './projection.js';
 
 export type GateAction = GateDecision['effects'][number]['action'];

@@ -1,5 +1,5 @@
 // The history a trial records and the model checks: every journal operation, kill, restart and world event, in order.
-import type { OperationName } from '../protocol/schemas.js';
+import type { OperationName } from '../../shared/protocol/schemas.js';
 
 /** How an operation ended, as the harness saw it. */
 export type OpAnswer =

@@ -1,5 +1,5 @@
 // The model's view of one possible journal: its rows as the history so far proves them, and what freed bytes must be gone.
-import type { EffectScope, RecordedResult, Tier } from '../protocol/schemas.js';
+import type { EffectScope, RecordedResult, Tier } from '../../shared/protocol/schemas.js';
 import { logicalKey, scopeKey } from '../engine/model.js';
 
 /** One row as the model knows it; unknown ids and keys are learnt from later observations. */

@@ -1,5 +1,5 @@
 // The model of the journal's own listing, fixture seeding and the open-time maintenance (§6, §11).
-import type { EffectRow, OpParams } from '../protocol/schemas.js';
+import type { EffectRow, OpParams } from '../../shared/protocol/schemas.js';
 type SeedRequest = OpParams<'seed'>;
 import type { OpAnswer } from './history.js';
 import { addrOf, checkpointed, withRow, type MRow, type MState } from './journal-state.js';

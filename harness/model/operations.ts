@@ -1,5 +1,5 @@
 // One journal operation against one possible journal: check the answer (or, for a killed operation, branch on its effect).
-import type { GateRequest, OperationName, PrepareRequest, PrepareVerdict, ReconcileRequest, OpParams, SessionReadRequest, SessionSweepRequest, SettleRequest } from '../protocol/schemas.js';
+import type { GateRequest, OperationName, PrepareRequest, PrepareVerdict, ReconcileRequest, OpParams, SessionReadRequest, SessionSweepRequest, SettleRequest } from '../../shared/protocol/schemas.js';
 import { killEffect } from './crash.js';
 import type { OpAnswer } from './history.js';
 import { checkpointed, type MState } from './journal-state.js';

@@ -1,5 +1,5 @@
 // The answer of one model step: consistent (with the journal state it leads to) or a violation naming its clause.
-import type { TierMode } from '../protocol/schemas.js';
+import type { TierMode } from '../../shared/protocol/schemas.js';
 import type { CanaryRole } from './history.js';
 import type { ClauseId } from './clauses.js';
 import type { MState } from './journal-state.js';

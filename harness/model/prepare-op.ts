@@ -1,5 +1,5 @@
 // The model of prepare (§2, §4, §11): the verdicts an identity allows, the replayed projections, and the row it leaves.
-import type { PrepareRequest, PrepareVerdict } from '../protocol/schemas.js';
+import type { PrepareRequest, PrepareVerdict } from '../../shared/protocol/schemas.js';
 import { describeVerdicts, expectPrepare, verdictAllowed, type AllowedVerdict, type ExistingRowView } from './gate-table.js';
 import { addrOf, rowById, withRow, type MRow, type MState } from './journal-state.js';
 import { fail, ok, type OpEnv, type Outcome } from './outcome.js';

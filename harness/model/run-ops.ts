@@ -1,5 +1,5 @@
 // The model of settle, the gate, reconcile, resolve and the terminal sweep (§4, §6, §9) over one possible journal.
-import type { GateDecision, ReconcileRequest, ReconcileResult, RecordedResult, SettleRequest, TierMode } from '../protocol/schemas.js';
+import type { GateDecision, ReconcileRequest, ReconcileResult, RecordedResult, SettleRequest, TierMode } from '../../shared/protocol/schemas.js';
 import { expectGate, gateAction, type GateRowView } from './gate-table.js';
 import { nodeRows, rowById, withRow, withoutRows, type MRow, type MState } from './journal-state.js';
 import { fail, firstFailure, ok, type OpEnv, type Outcome } from './outcome.js';

@@ -1,5 +1,5 @@
 // The model of the session read and sweep (§8, §9): what a read must disclose and capture, what a sweep may delete.
-import type { CapturedRow, Disclosure, SessionReadRequest, SessionReadResult, SessionSweepRequest, SessionSweepResult } from '../protocol/schemas.js';
+import type { CapturedRow, Disclosure, SessionReadRequest, SessionReadResult, SessionSweepRequest, SessionSweepResult } from '../../shared/protocol/schemas.js';
 import { allowedDisclosures, primaryReason } from './disclosure.js';
 import type { OpAnswer } from './history.js';
 import { checkpointed, sessionRows, withRow, withoutRows, type MRow, type MState } from './journal-state.js';

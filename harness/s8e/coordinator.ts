@@ -3,7 +3,7 @@ import type { JournalClient } from '../engine/journal-client.js';
 import type { TrialContext } from '../engine/trial-context.js';
 import { deriveProjections } from '../engine/projections.js';
 import { gateFor } from '../engine/harness-gate.js';
-import type { PrepareRequest, RecordedResult } from '../protocol/schemas.js';
+import type { PrepareRequest, RecordedResult } from '../../shared/protocol/schemas.js';
 import type { S8eFixture, SelectedAction } from './fixture.js';
 import { foldReceipts, type BatchFold } from './fold.js';
 import type { EffectIntent } from './intent.js';

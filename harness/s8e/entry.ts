@@ -1,8 +1,8 @@
 // One scenario's contribution to the report's `sections.s8e`: states, counts, the fold and the unknown.
 import { z } from 'zod';
 import type { TrialContext } from '../engine/trial-context.js';
-import { EffectState } from '../protocol/schemas.js';
-import { canonicalJson } from '../canonical-json.js';
+import { EffectState } from '../../shared/protocol/schemas.js';
+import { canonicalJson } from '../../shared/canonical-json.js';
 import { BatchLog } from './batch-log.js';
 import { batchLogPath } from './steps.js';
 import type { BatchResult } from './coordinator.js';

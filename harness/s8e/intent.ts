@@ -1,6 +1,6 @@
 // The controller's conversion of a selected action into a capability/resource/operation/idempotency-bound intent.
-import { canonicalJson, sha256Hex } from '../canonical-json.js';
-import type { RunScope } from '../protocol/schemas.js';
+import { canonicalJson, sha256Hex } from '../../shared/canonical-json.js';
+import type { RunScope } from '../../shared/protocol/schemas.js';
 import type { S8eFixture, SelectedAction } from './fixture.js';
 
 /** What the controller will execute: bound to the grant that authorises it, never to the selector's claims. */

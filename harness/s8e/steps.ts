@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { JournalClient } from '../engine/journal-client.js';
 import type { TrialContext } from '../engine/trial-context.js';
 import { deriveProjections } from '../engine/projections.js';
-import type { EffectState, GateDecision } from '../protocol/schemas.js';
+import type { EffectState, GateDecision } from '../../shared/protocol/schemas.js';
 import { BatchLog } from './batch-log.js';
 import type { S8eFixture } from './fixture.js';
 import type { EffectIntent } from './intent.js';

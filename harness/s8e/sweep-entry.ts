@@ -1,6 +1,6 @@
 // The s8e section entry of an every-step scenario: the calibration batch and one compact record per killed passage.
 import { z } from 'zod';
-import { canonicalJson } from '../canonical-json.js';
+import { canonicalJson } from '../../shared/canonical-json.js';
 import { S8eEntry } from './entry.js';
 import { STEP_BOUNDARIES } from './steps.js';
 import { S8E_LABELS, S8E_PHYSICAL_WRITES, S8E_SELECTED, S8E_STATES, tableChecks } from './table.js';

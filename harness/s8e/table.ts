@@ -1,5 +1,5 @@
 // The S8e table as data: what a conformant batch must show, and the checks that compare an entry with it.
-import { canonicalJson } from '../canonical-json.js';
+import { canonicalJson } from '../../shared/canonical-json.js';
 import { ACTION_STATES, type ActionState } from './types.js';
 import type { S8eEntry } from './entry.js';
 

@@ -1,5 +1,5 @@
 // The S8e states and records the coordinator produces and the report section carries.
-import type { EffectState } from '../protocol/schemas.js';
+import type { EffectState } from '../../shared/protocol/schemas.js';
 
 export const ACTION_STATES = [
   'confirmed',

@@ -1,5 +1,5 @@
 // Watches what drivers write on stdout and stderr for the secrets a trial planted: a journal that repeats one leaks it.
-import { canaryLabel } from './mask.js';
+import { canaryLabel } from '../../shared/secrets/mask.js';
 
 export interface EchoFinding {
   readonly driver: string;

@@ -1,6 +1,6 @@
 // The terms a SQLite file's full-text indexes hold, read through the indexes themselves, and a canary kept as trigrams.
 import Database from 'better-sqlite3';
-import { CANARY_PREFIX } from './canary-nonce.js';
+import { CANARY_PREFIX } from '../../shared/secrets/canary-nonce.js';
 
 const SCHEMA_HINT = /using\s+fts[345]/i;
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { basename, join, relative } from 'node:path';
 import { brotliDecompressSync, constants, inflateRawSync } from 'node:zlib';
 import Database from 'better-sqlite3';
-import { canaryId } from './canary-nonce.js';
+import { canaryId } from '../../shared/secrets/canary-nonce.js';
 import { ftsTerms, heldAsTrigrams, quoted } from './fts-terms.js';
 import { decodedViews, holdsDigest, holdsEncoded } from '../world/canary-forms.js';
 

@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { EjcError } from '../errors.js';
+import { EjcError } from '../../shared/errors.js';
 
 /** The shipped vectors: compiled to dist/harness/vectors/ (run from source under vitest), docs/ is at the package root. */
 export const DEFAULT_VECTORS_PATH = fileURLToPath(new URL(`${import.meta.url.includes('/dist/') ? '../../../' : '../../'}docs/digest-vectors.json`, import.meta.url));

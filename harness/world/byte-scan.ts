@@ -1,7 +1,7 @@
 // Scans every byte a journal can have written: every file under its directory (recursively) and every file it lists.
 import { existsSync, lstatSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import { canaryId, withNonce } from '../secrets/canary-nonce.js';
+import { canaryId, withNonce } from '../../shared/secrets/canary-nonce.js';
 
 export interface ScanResult {
   bytesScanned: number;

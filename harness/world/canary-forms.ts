@@ -4,7 +4,7 @@ import { readFileSync, statSync } from 'node:fs';
 import { relative } from 'node:path';
 import { createHash } from 'node:crypto';
 import { constants, inflateRawSync } from 'node:zlib';
-import { canaryId, CANARY_PREFIX, isNonced } from '../secrets/canary-nonce.js';
+import { canaryId, CANARY_PREFIX, isNonced } from '../../shared/secrets/canary-nonce.js';
 import { heldAsTrigrams, imageTerms } from '../secrets/fts-terms.js';
 
 // Shorter runs cannot hold a whole canary (16 bytes or more) in any of these encodings.

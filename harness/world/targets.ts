@@ -1,8 +1,8 @@
 // The external targets the engine dispatches to, with durable physical-write ledgers in the trial directory.
 import { appendFileSync, mkdirSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Tier } from '../protocol/schemas.js';
-import { sha256Hex } from '../canonical-json.js';
+import type { Tier } from '../../shared/protocol/schemas.js';
+import { sha256Hex } from '../../shared/canonical-json.js';
 
 export interface DispatchRequest {
   /** The logical effect (scope, slot, tool): a second physical write of one is a duplicate. */

@@ -2,7 +2,7 @@
 import { lstatSync, readdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { canaryId } from '../secrets/canary-nonce.js';
+import { canaryId } from '../../shared/secrets/canary-nonce.js';
 import { canaryMatcher } from '../secrets/encoded-needles.js';
 import type { TrialContext } from '../engine/trial-context.js';
 import type { Launch } from '../../reports/schema.js';

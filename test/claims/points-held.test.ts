@@ -3,7 +3,7 @@
 // the held driver blocked. Conformant journals that block (a Python one) or are slow and poll while held still pass.
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runConformance } from '../../harness/run-conformance.js';
+import { runConformance } from '../../runner/run-conformance.js';
 import type { Report } from '../../reports/schema.js';
 import { expectFailed } from '../conformance/realistic-target.js';
 
@@ -32,8 +32,8 @@ describe.concurrent('announced crash points that do not block', () => {
     });
   }
 
-  it('realistic/gap2-lease-renewed-while-held, which sends nothing but writes while held, fails on its files', { timeout: 120_000 }, async () => {
-    const report = await run(`node ${realistic.realisticModule('gap2-lease-renewed-while-held')}`, ['claims.crash-points-block']);
+  it('realistic/lease-renewed-while-held, which sends nothing but writes while held, fails on its files', { timeout: 120_000 }, async () => {
+    const report = await run(`node ${realistic.realisticModule('lease-renewed-while-held')}`, ['claims.crash-points-block']);
     expectFailed(report, ['claims.crash-points-block']);
     const failed = report.scenarios.flatMap((s) => s.trials.flatMap((t) => t.assertions.filter((a) => HELD.test(a.name) && !a.passed).map((a) => [a.conclusive, a.actual])));
     expect(failed).toEqual([[true, 'changed while held: writer.lease'], [true, 'changed while held: writer.lease']]);

@@ -9,6 +9,9 @@ describe('ejc list and explain', () => {
     expect(table.exitCode).toBe(0);
     for (const id of ids) expect(table.stdout).toContain(id);
     expect(table.stdout).toContain(`${ids.length} scenario(s)`);
+    // Grouped by family, one heading line each.
+    expect(table.stdout).toMatch(/^== identity\.\*: /m);
+    expect(table.stdout).toMatch(/^== cp01–cp11: /m);
     const json = await ejc(['list', '--json']);
     expect((JSON.parse(json.stdout) as Array<{ id: string }>).map((s) => s.id)).toEqual(ids);
   });

@@ -6,7 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { execa } from 'execa';
 import { dir } from 'tmp-promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { splitCommand } from '../../bin/split-command.js';
+import { splitCommand } from '../../shared/split-command.js';
 import type { Report } from '../../reports/schema.js';
 import { launchChromium } from './chromium.js';
 import { ejc, type EjcResult } from './ejc-process.js';

@@ -1,7 +1,7 @@
 // Progress stays readable while scenarios run side by side: lines in completion order, the live line names every running one.
 import { describe, expect, it } from 'vitest';
 import { createProgress } from '../../bin/progress.js';
-import type { ProgressEvent } from '../../harness/run-conformance.js';
+import type { ProgressEvent } from '../../runner/run-conformance.js';
 
 function fakeStream(isTTY: boolean): { stream: NodeJS.WriteStream; text: () => string } {
   let text = '';

@@ -3,7 +3,7 @@ import { closestIds, parseShard, selectScenarios, shardOf } from '../../harness/
 import { recordedDurations } from '../../harness/scenario-durations.js';
 import { allScenarios } from '../../scenarios/catalog.js';
 import { parseExpectFailures } from '../../bin/expect-failures.js';
-import { splitCommand } from '../../bin/split-command.js';
+import { splitCommand } from '../../shared/split-command.js';
 
 const all = [
   { id: 'cp04.after-settle', tags: ['crash', 'replay'] },

@@ -14,7 +14,7 @@ import { buildReport, clone } from '../reports/fixture.js';
 import { ejc } from './ejc-process.js';
 
 const TINY = fileURLToPath(new URL('../fixtures/adapters/tiny-journal.mjs', import.meta.url));
-const SCENARIOS = ['cp04.after-settle', 'journal.scope-exact'];
+const SCENARIOS = ['cp04.after-settle', 'identity.scope-exact'];
 
 let tmp: { path: string; cleanup: () => Promise<void> };
 let report: Report;
@@ -101,7 +101,7 @@ describe('ejc verify --rerun', () => {
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toContain('rerun does not reproduce the outcome digest');
     expect(r.stdout).toContain(`cp04.after-settle: passed; trials[0].assertions[0].actual: "edited" → ${JSON.stringify(original)}`);
-    expect(r.stdout).not.toContain('journal.scope-exact:');
+    expect(r.stdout).not.toContain('identity.scope-exact:');
     expect(r.stdout).toContain(`the implementation files match the report's fingerprint ${report.fingerprint.digest}`);
   }, 120_000);
 
@@ -111,8 +111,8 @@ describe('ejc verify --rerun', () => {
     const crafted = clone(buildReport());
     crafted.implementation.launch = { kind: 'command', command };
     crafted.fingerprint = fingerprintOf([{ path: '/usr/bin/touch', role: 'executable', sha256: 'e'.repeat(64), bytes: 1 }]);
-    crafted.selection.scenarios = ['journal.scope-exact'];
-    crafted.reproduce.run = `npx ejc run --cmd '${command}' --scenario journal.scope-exact --seed 1`;
+    crafted.selection.scenarios = ['identity.scope-exact'];
+    crafted.reproduce.run = `npx ejc run --cmd '${command}' --scenario identity.scope-exact --seed 1`;
     for (const s of crafted.scenarios) s.reproduce = `npx ejc run --cmd '${command}' --scenario ${s.id} --seed 1`;
     const sealed = reseal(crafted);
     expect(verifyReport(sealed).problems).toEqual([]);

@@ -50,7 +50,7 @@ describe('ejc vectors', () => {
     const tmp = await dir({ unsafeCleanup: true });
     try {
       const junit = join(tmp.path, 'junit.xml');
-      const r = await ejc(['run', '--impl', join(ROOT, 'test/broken/realistic/digest-sorts-top-level.mjs'), '--scenario', 'journal.digest-persisted-form', '--junit', junit]);
+      const r = await ejc(['run', '--impl', join(ROOT, 'test/broken/realistic/digest-sorts-top-level.mjs'), '--scenario', 'digest.persisted-form', '--junit', junit]);
       expect(r.exitCode, r.stderr).toBe(1);
       expect(r.stdout).toContain('✗ canonical projection behind argsDigest of workload 2');
       expect(r.stdout).toContain('first difference at character 38 (of 110 expected, 110 actual):');

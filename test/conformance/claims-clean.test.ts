@@ -2,7 +2,7 @@
 // the log and Python examples, the from-scratch ledger and files journals, a store with no gate of its own) pass them.
 import { describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
-import { runConformance } from '../../harness/run-conformance.js';
+import { runConformance } from '../../runner/run-conformance.js';
 import type { Launch } from '../../reports/schema.js';
 import { EDGE_CLEAN } from './edge-targets.js';
 import { claimedScope } from '../../reports/scope.js';

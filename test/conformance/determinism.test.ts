@@ -1,6 +1,6 @@
 // Every random choice comes from the recorded seed: the same seed reproduces the same outcome.
 import { describe, expect, it } from 'vitest';
-import { defaultLaunch, runConformance, type RunOptions } from '../../harness/run-conformance.js';
+import { defaultLaunch, runConformance, type RunOptions } from '../../runner/run-conformance.js';
 import { createRng, deriveSeed } from '../../harness/rng.js';
 
 function options(seed: number): RunOptions {

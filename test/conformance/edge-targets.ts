@@ -9,18 +9,18 @@ const realistic = (await import(new URL('../broken/realistic/index.mjs', import.
 // first seven as conformant; the others only a generated trial of explore.* caught, or a scenario for another reason).
 const CATCHES: Readonly<Record<string, readonly string[]>> = {
   // Caught by the byte scan once it also looks for re-encoded canaries (harness/world/canary-forms.ts).
-  'edge-args-kept-base64': ['secrets.args-never-on-disk'],
-  'edge-checkpoint-frame-count': ['edge.erasure.checkpoint-complete-means-erased'],
-  'edge-kxm-fence-per-tool': ['edge.kxm.lease.fence-spans-tools-and-runs'],
-  'edge-kxm-lease-strict-expiry': ['edge.kxm.lease.expiry-instant'],
-  'edge-own-html-safe-json': ['edge.digest.canonical-corners'],
-  'edge-own-utf8-key-order': ['edge.digest.canonical-corners'],
-  'edge-open-skips-idle-checkpoint': ['edge.erasure.deferred-retried-on-open'],
-  'edge-own-terminal-soft-delete': ['edge.erasure.run-result-after-terminal'],
-  'edge-secure-delete-fast': ['edge.erasure.run-result-after-terminal', 'edge.erasure.large-legacy-result-cleared'],
-  'edge-session-result-in-audit': ['edge.session.result-never-written'],
-  'edge-sweep-through-captured-turn': ['edge.session.post-read-commit-any-turn'],
-  'edge-terminal-archives-rows': ['edge.erasure.run-result-after-terminal'],
+  'args-kept-base64': ['secrets.args-never-on-disk'],
+  'checkpoint-frame-count': ['erasure.checkpoint-complete-means-erased'],
+  'kxm-fence-per-tool': ['kxm.lease.fence-spans-tools-and-runs'],
+  'kxm-lease-strict-expiry': ['kxm.lease.expiry-instant'],
+  'ledger-html-safe-json': ['digest.canonical-corners'],
+  'ledger-utf8-key-order': ['digest.canonical-corners'],
+  'open-skips-idle-checkpoint': ['erasure.deferred-retried-on-open'],
+  'ledger-terminal-soft-delete': ['erasure.run-result-after-terminal'],
+  'secure-delete-fast': ['erasure.run-result-after-terminal', 'erasure.large-legacy-result-cleared'],
+  'session-result-in-audit': ['erasure.session-result-never-written'],
+  'sweep-through-captured-turn': ['retention.session-sweep.post-read-commit-any-turn'],
+  'terminal-archives-rows': ['erasure.run-result-after-terminal'],
 };
 
 export type EdgeTarget = RealisticTarget;

@@ -11,30 +11,30 @@ const realistic = (await import(new URL('../broken/realistic/index.mjs', import.
 
 const CATCHES: Readonly<Record<string, readonly string[]>> = {
   // A recovery log whose mtime (and its directory's) is set back to 2020 after each append: the world scan reads ctimes too.
-  'evasive-recovery-log-backdated': ['secrets.args-never-on-disk'],
+  'recovery-log-backdated': ['secrets.args-never-on-disk'],
   // A recovery log in /var/log/<name>/: the world scan reads the service directories (/var, /run, /srv, ...).
-  'evasive-recovery-log-var-log': ['secrets.args-never-on-disk'],
+  'recovery-log-in-var-log': ['secrets.args-never-on-disk'],
   // Unlisted state in /dev/shm, named like Python bytecode, or in a directory renamed at close: what strace saw written,
   // judged as regular files wherever they are, bytecode only when it is, and followed through the rename.
-  'evasive-state-in-dev-shm': ['claims.written-files-listed'],
-  'evasive-state-as-pycache': ['claims.written-files-listed'],
-  'evasive-state-dir-renamed': ['claims.written-files-listed'],
+  'state-in-dev-shm': ['claims.written-files-listed'],
+  'state-named-as-pycache': ['claims.written-files-listed'],
+  'state-dir-renamed-at-close': ['claims.written-files-listed'],
   // Arguments kept with every EJC-CANARY- string scrubbed: secrets shaped like real credentials are kept.
-  'evasive-canary-aware-args': ['secrets.unmarked-args-never-on-disk'],
+  'args-scrub-spares-canaries': ['secrets.unmarked-args-never-on-disk'],
   // Arguments kept AES-GCM encrypted under a key in the same database: the files grow with the secret.
-  'evasive-args-sealed': ['secrets.size-leaves-no-trace'],
+  'args-sealed-at-rest': ['secrets.size-leaves-no-trace'],
   // Answers settle before committing it (on the next turn of its event loop): the boundary kill after the answer lands
   // first, so the acknowledged settle is lost. Caught before this red team too; kept as the guard for the class.
-  'evasive-settle-acked-before-commit': ['cp04.after-settle'],
+  'settle-acked-before-commit': ['cp04.after-settle'],
 };
 
 // Where the journals that write outside their directory write (their LOG_DIR, INDEX_DIR, INDEX_ROOT), removed after their run.
 const OUTSIDE: Readonly<Record<string, string>> = {
-  'evasive-recovery-log-backdated': join(tmpdir(), 'ejc-evasive-recovery-backdated'),
-  'evasive-recovery-log-var-log': '/var/log/ejc-evasive-recovery',
-  'evasive-state-in-dev-shm': '/dev/shm/ejc-evasive-attention-index',
-  'evasive-state-as-pycache': join(tmpdir(), 'ejc-evasive-pyc'),
-  'evasive-state-dir-renamed': join(tmpdir(), 'ejc-evasive-renamed-index'),
+  'recovery-log-backdated': join(tmpdir(), 'ejc-evasive-recovery-backdated'),
+  'recovery-log-in-var-log': '/var/log/ejc-evasive-recovery',
+  'state-in-dev-shm': '/dev/shm/ejc-evasive-attention-index',
+  'state-named-as-pycache': join(tmpdir(), 'ejc-evasive-pyc'),
+  'state-dir-renamed-at-close': join(tmpdir(), 'ejc-evasive-renamed-index'),
 };
 
 /** One catalogue entry per evasive journal: its module, its clean-up, and evidence that each designed scenario failed. */

@@ -3,14 +3,14 @@
 import type { DefectTarget } from './defect-targets.js';
 
 export const FIT_TARGETS: readonly DefectTarget[] = [
-  { defect: 'digest-plain-hex', scenarios: ['journal.digest-persisted-form', 'cp04.after-settle'] },
-  { defect: 'legacy-digest-replays', scenarios: ['journal.legacy-digest-refused'] },
+  { defect: 'digest-plain-hex', scenarios: ['digest.persisted-form', 'cp04.after-settle'] },
+  { defect: 'legacy-digest-replays', scenarios: ['digest.legacy-refused'] },
   { defect: 'tier1-without-key', scenarios: ['cp09.tier1.after-prepare.reconciling', 'cp09.tier1.after-dispatch.reconciling'] },
-  { defect: 'engine-gate-read-swallowed', scenarios: ['journal.gate-read-failure-refuses'] },
+  { defect: 'engine-gate-read-swallowed', scenarios: ['gate.read-failure-refuses'] },
   { defect: 'understates-chunk-size', scenarios: ['cp11.session-sweep.chunk-failure-rolls-back', 'cp11.session-sweep.kill-between-chunks'] },
-  { defect: 'discard-never-reruns', scenarios: ['journal.operator-resolution'] },
+  { defect: 'discard-never-reruns', scenarios: ['recovery.operator-resolution'] },
   { defect: 'disclosure-wrong-address', scenarios: ['cp10.session.disclose-once'] },
-  { defect: 'committed-disclosed-as-unresolved', scenarios: ['session.legacy-placeholder', 'session.errored-turn'] },
+  { defect: 'committed-disclosed-as-unresolved', scenarios: ['disclosure.legacy-placeholder', 'disclosure.errored-turn'] },
 ];
 
 export interface AllowedTarget {
@@ -19,13 +19,13 @@ export interface AllowedTarget {
 }
 
 export const ALLOWED_TARGETS: readonly AllowedTarget[] = [
-  { variant: 'names-disclosures-by-address', scenarios: ['cp10.session.disclose-once', 'cp10.session.concurrent-resume', 'session.negative-slots', 'session.legacy-placeholder'] },
+  { variant: 'names-disclosures-by-address', scenarios: ['cp10.session.disclose-once', 'cp10.session.concurrent-resume', 'disclosure.negative-slots', 'disclosure.legacy-placeholder'] },
   {
     variant: 'no-gate-of-its-own',
-    scenarios: ['cp03.after-dispatch.tier3', 'cp04.after-settle.result-not-retained', 'cp06.two-effects.second-unresolved', 'cp09.tier1.after-dispatch.reconciling', 'journal.gate-read-failure-refuses', 'journal.gate-ignores-attempt', 'journal.scope-exact', 'journal.operator-resolution'],
+    scenarios: ['cp03.after-dispatch.tier3', 'cp04.after-settle.result-not-retained', 'cp06.two-effects.second-unresolved', 'cp09.tier1.after-dispatch.reconciling', 'gate.read-failure-refuses', 'gate.ignores-attempt', 'identity.scope-exact', 'recovery.operator-resolution'],
   },
-  { variant: 'other-conservative-reason', scenarios: ['session.legacy-placeholder', 'session.duplicate-call-id', 'session.name-mismatch', 'session.errored-turn'] },
-  { variant: 'keeps-discarded-row', scenarios: ['journal.operator-resolution'] },
+  { variant: 'other-conservative-reason', scenarios: ['disclosure.legacy-placeholder', 'disclosure.duplicate-call-id', 'disclosure.name-mismatch', 'disclosure.errored-turn'] },
+  { variant: 'keeps-discarded-row', scenarios: ['recovery.operator-resolution'] },
   { variant: 'keys-tier1-only', scenarios: ['cp03.after-dispatch.tier3', 'cp09.tier2.receipt-absent.reconciling', 'cp09.tier2.receipt-found.reconciling', 'cp10.session.disclose-once'] },
   { variant: 'larger-chunk', scenarios: ['cp11.session-sweep.chunk-failure-rolls-back', 'cp11.session-sweep.kill-between-chunks'] },
   { variant: 'unannounced-chunk', scenarios: ['cp11.session-sweep.chunk-failure-rolls-back', 'cp11.session-sweep.kill-between-chunks'] },

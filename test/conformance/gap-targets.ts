@@ -11,27 +11,27 @@ const realistic = (await import(new URL('../broken/realistic/index.mjs', import.
 
 const CATCHES: Readonly<Record<string, readonly string[]>> = {
   // Announced settle.before-commit after the settle committed: held there, a second driver sees it committed.
-  'gap-settle-point-after-write': ['claims.crash-points-block.beyond-prepare'],
+  'settle-point-after-write': ['claims.crash-points-block.beyond-prepare'],
   // A credential split over 16-byte rows, and a brotli copy: the journal-directory scans' pieces and raw-stream views.
-  'gap-secret-request-chunks': ['secrets.args-never-on-disk'],
-  'gap-secret-brotli-request': ['secrets.args-never-on-disk'],
+  'secret-request-chunks': ['secrets.args-never-on-disk'],
+  'secret-brotli-request': ['secrets.args-never-on-disk'],
   // A base64 debug log under the temporary directory: the world scan's encoded needles.
-  'gap-secret-debug-log-base64': ['secrets.args-never-on-disk'],
+  'secret-debug-log-base64': ['secrets.args-never-on-disk'],
   // An attention index outside the journal directory that files does not name: what strace saw written.
-  'gap-state-outside-dir': ['claims.written-files-listed'],
+  'state-outside-dir': ['claims.written-files-listed'],
   // Deletes the captured rows before refusing an outer transaction, and claims outerTransactionProbe: false, which kept
   // cp11.session-sweep.outer-transaction out: the probe is asked anyway, and answering it as a probe contradicts the claim.
-  'gap2-outer-probe-claimed-off': ['claims.operations-match-hello'],
+  'outer-probe-claimed-off': ['claims.operations-match-hello'],
   // Resolutions stamped in January 1970 (epoch seconds read as milliseconds): the time must fall within the resolve call.
-  'gap2-resolution-time-in-seconds': ['journal.operator-resolution'],
+  'resolution-time-in-seconds': ['recovery.operator-resolution'],
   // Truncates the WAL before it announces checkpoint.before: held there, the files are no longer those the checkpoint was asked on.
-  'gap2-checkpoint-point-after-truncate': ['claims.crash-points-block.beyond-prepare'],
+  'checkpoint-point-after-truncate': ['claims.crash-points-block.beyond-prepare'],
 };
 
 // Where the two outside-the-directory journals write (their DEBUG_DIR and INDEX_DIR), removed after their run.
 const OUTSIDE: Readonly<Record<string, string>> = {
-  'gap-secret-debug-log-base64': join(tmpdir(), 'ejc-gap-debug-log'),
-  'gap-state-outside-dir': join(tmpdir(), 'ejc-gap-attention-index'),
+  'secret-debug-log-base64': join(tmpdir(), 'ejc-gap-debug-log'),
+  'state-outside-dir': join(tmpdir(), 'ejc-gap-attention-index'),
 };
 
 export type GapTarget = RealisticTarget;
@@ -40,7 +40,7 @@ export type GapTarget = RealisticTarget;
 export const GAP_TARGETS: readonly GapTarget[] = realistic.GAP.map((name) => {
   const outside = OUTSIDE[name];
   const setup = outside === undefined ? {} : { after: () => rmSync(outside, { recursive: true, force: true }) };
-  const also = name === 'gap-secret-debug-log-base64' ? worldScanFailed : undefined;
+  const also = name === 'secret-debug-log-base64' ? worldScanFailed : undefined;
   return realisticTarget(realistic.realisticModule(name), name, catchesOf(CATCHES, name, 'test/conformance/gap-targets.ts'), { setup, ...(also ? { also } : {}) });
 });
 

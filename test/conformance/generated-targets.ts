@@ -1,5 +1,5 @@
 // Which scenario must fail (failed, never inconclusive) for each journal only generated exploration catches: the
-// bounded exploration every default run includes (scenarios/explore-family.ts), at the targets' seed 1.
+// bounded exploration every default run includes (scenarios/explore/family.ts), at the targets' seed 1.
 import { realisticTarget, type RealisticTarget } from './realistic-target.js';
 
 const realistic = (await import(new URL('../broken/realistic/index.mjs', import.meta.url).href)) as {

@@ -1,6 +1,6 @@
 // Parallel scenarios change nothing a report says: the same outcome digest, order and sections at --jobs 1 and 4.
 import { describe, expect, it } from 'vitest';
-import { defaultLaunch, runConformance, type RunOptions } from '../../harness/run-conformance.js';
+import { defaultLaunch, runConformance, type RunOptions } from '../../runner/run-conformance.js';
 import { listScenarios } from '../../scenarios/catalog.js';
 
 // Quick crash scenarios of several families, one with a report section, listed out of catalog order.

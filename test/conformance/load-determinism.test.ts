@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { defaultLaunch, runConformance } from '../../harness/run-conformance.js';
+import { defaultLaunch, runConformance } from '../../runner/run-conformance.js';
 import type { Report } from '../../reports/schema.js';
 import { scenarioOutcome } from '../../reports/seal.js';
 

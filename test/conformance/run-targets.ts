@@ -1,5 +1,5 @@
 // Runs a target table's scenarios against one journal (a module, or a .py driver): seed 1, no shard, nothing kept, 10 s per operation.
-import { runConformance } from '../../harness/run-conformance.js';
+import { runConformance } from '../../runner/run-conformance.js';
 import type { Report } from '../../reports/schema.js';
 
 /** The report of `scenarios` run against `module` started with `options`, as the target tables state them. */

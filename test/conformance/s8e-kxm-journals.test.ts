@@ -2,7 +2,7 @@
 // journal (the base of two broken ones), the Python, log and from-scratch journals pass every one they can run. That
 // each scenario catches its broken journal, as a failure, is proven in broken-journals.test.ts (S8E_KXM_TARGETS).
 import { describe, expect, it } from 'vitest';
-import { runConformance } from '../../harness/run-conformance.js';
+import { runConformance } from '../../runner/run-conformance.js';
 import { S8E_KXM_CLEAN, S8E_KXM_SCENARIOS } from './s8e-kxm-targets.js';
 
 describe('S8e/KXM red-team scenarios against journals without such a bug', () => {

@@ -3,7 +3,7 @@
 // of the secret-notes-* journals, also the scans that catch those.
 import { describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
-import { runConformance } from '../../harness/run-conformance.js';
+import { runConformance } from '../../runner/run-conformance.js';
 import type { Launch, Report } from '../../reports/schema.js';
 import { EDGE_CLEAN } from './edge-targets.js';
 import { NOTES_CLEAN } from './secret-targets.js';

@@ -50,7 +50,7 @@ describe('examples/log-journal (an append-only fsynced log, no database)', () =>
     const byId = new Map(r.report.scenarios.map((s) => [s.id, s]));
     for (const [id, reason] of Object.entries(NOT_APPLICABLE)) expect(byId.get(id)?.reason ?? '', id).toMatch(reason);
     // It really ran: crash points, kills at every durable write, disclosure by address, byte scans of its log.
-    for (const id of ['cp01.prepare-before-commit', 'cp07.concurrent-prepare.race', 'cp10.session.disclose-once', 'journal.operator-resolution', 'journal.digest-persisted-form', 'sweep.prepare.every-write', 'secrets.sweep-erases-result-bytes']) {
+    for (const id of ['cp01.prepare-before-commit', 'cp07.concurrent-prepare.race', 'cp10.session.disclose-once', 'recovery.operator-resolution', 'digest.persisted-form', 'sweep.prepare.every-write', 'secrets.sweep-erases-result-bytes']) {
       expect(byId.get(id)?.verdict, id).toBe('passed');
     }
     expect(r.report.summary.passed).toBeGreaterThanOrEqual(50);

@@ -11,7 +11,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { probe, resolveForSpawn } from '../../harness/run-conformance.js';
+import { probe, resolveForSpawn } from '../../runner/run-conformance.js';
 import { featuresFor, machineFeatures } from '../../harness/explore/features.js';
 import { trialCase } from '../../harness/explore/arb-case.js';
 import { once, runStream, shrink, trialSeed, type ExploreRun } from '../../harness/explore/explorer.js';
@@ -79,8 +79,8 @@ const targets: Target[] = [
   ...Object.keys(catalogue.DEFECTS).map((d) => ({ name: d, launch: { kind: 'module' as const, module: BROKEN, options: { defect: d, ...(DEFECT_TARGETS.find((t) => t.defect === d)?.options ?? {}) } } })),
   ...[...realistic.REALISTIC, ...realistic.CLAIM, ...realistic.SECRET, ...realistic.S8E_KXM.map((j) => j.name), ...realistic.GENERATED.map((j) => j.name)].map((n) => ({ name: `realistic/${n}`, launch: { kind: 'module' as const, module: realistic.realisticModule(n), options: {} } })),
   // The blind red team's adapters (its Python journals speak the protocol through python3, slower than the budget allows;
-  // blind-check-then-insert loses only when two prepares overlap in real time, so which trial catches it varies by run).
-  ...realistic.BLIND.filter((j) => j.file.endsWith('.mjs') && j.name !== 'blind-check-then-insert').map((j) => ({ name: `realistic/${j.name}`, launch: { kind: 'module' as const, module: realistic.realisticModule(j.name), options: {} } })),
+  // prepare-check-then-insert loses only when two prepares overlap in real time, so which trial catches it varies by run).
+  ...realistic.BLIND.filter((j) => j.file.endsWith('.mjs') && j.name !== 'prepare-check-then-insert').map((j) => ({ name: `realistic/${j.name}`, launch: { kind: 'module' as const, module: realistic.realisticModule(j.name), options: {} } })),
 ];
 const table = JSON.parse(readFileSync(TABLE, 'utf8')) as Table;
 const caught = new Map<string, Catch>();

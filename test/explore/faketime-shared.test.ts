@@ -2,10 +2,10 @@
 import { spawn } from 'node:child_process';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
-import { faketimeLibrary } from '../../harness/explore/schedule.js';
+import { libfaketimeLibrary } from '../../harness/clock/clock-library.js';
 import { faketimeShared, releaseFaketimeShared, removeDeadOwnersPairs } from '../../harness/explore/faketime-shared.js';
 
-const lib = faketimeLibrary();
+const lib = libfaketimeLibrary();
 const leftovers = (pid: number) => [`/dev/shm/faketime_shm_${pid}`, `/dev/shm/sem.faketime_sem_${pid}`];
 
 afterAll(() => releaseFaketimeShared());

@@ -214,7 +214,7 @@ describe('a history, folded through the model', () => {
 
 describe('the KXM model', () => {
   it('decides recovery from the last durable evidence', async () => {
-    const { expectedDecision, expectedClass, resolutionOutcome, cancelOutcome } = await import('../../harness/model/kxm-model.js');
+    const { expectedDecision, expectedClass, resolutionOutcome, cancelOutcome } = await import('../../harness/kxm/model.js');
     const ended = { process: 'ended' as const, receipt: { kind: 'not_queried' as const } };
     expect(expectedDecision('intent', 'unknown', ended, false, false).decision).toBe('start_planned_attempt');
     expect(expectedDecision('intent', 'unknown', ended, true, false).decision).toBe('lease_expired');

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { TrialContext } from '../../harness/engine/trial-context.js';
 import { ScanMemo, scanJournalDir } from '../../harness/explore/scan.js';
 import { createTrialDir, type TrialDir } from '../../harness/trial-dir.js';
-import { resolveForSpawn } from '../../harness/run-conformance.js';
+import { resolveForSpawn } from '../../runner/run-conformance.js';
 import { tinyLaunch } from '../harness/helpers.js';
 
 const A = 'ejc-canary-Zq81mVb2Xk7pL0w';

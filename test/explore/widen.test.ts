@@ -1,7 +1,7 @@
 // The widened inputs (harness/explore/arb-widen.ts) on their own (pure, no processes): what they generate and that the model masks it.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { hasLoneSurrogate } from '../../harness/canonical-json.js';
+import { hasLoneSurrogate } from '../../shared/canonical-json.js';
 import { argsTemplate } from '../../harness/explore/arb-args.js';
 import { trialCase } from '../../harness/explore/arb-case.js';
 import { ESCAPED, sibling, widen, widening } from '../../harness/explore/arb-widen.js';

@@ -2,7 +2,7 @@
 import canonicalize from 'canonicalize';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, hasLoneSurrogate, wellFormedJson } from '../../harness/canonical-json.js';
+import { canonicalJson, hasLoneSurrogate, wellFormedJson } from '../../shared/canonical-json.js';
 
 // Strings over every UTF-16 code unit pairing that is well formed: BMP, astral (surrogate pairs), controls.
 const wellFormedString = fc.string({ unit: 'grapheme-composite', maxLength: 12 });

@@ -1,7 +1,7 @@
 // Real SIGKILL of real process groups: at a protocol boundary, at an announced crash point, and on timeout.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { liveDriverGroups, liveGroupMembers, processState, startDriver } from '../../harness/driver/index.js';
-import { EjcError } from '../../harness/errors.js';
+import { EjcError } from '../../shared/errors.js';
 import { createTrialDir } from '../../harness/trial-dir.js';
 import type { TrialDir } from '../../harness/trial-dir.js';
 import { DriverPool, fakeLaunch, pidExists, prepareParams, root, tinyLaunch, waitUntilGone } from './helpers.js';

@@ -2,7 +2,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { liveDriverGroups, liveGroupMembers, startDriver } from '../../harness/driver/index.js';
-import { EjcError, ProtocolViolation } from '../../harness/errors.js';
+import { EjcError, ProtocolViolation } from '../../shared/errors.js';
 import { DriverPool, fakeLaunch, fixtures, prepareParams, root, waitUntilGone } from './helpers.js';
 
 const pool = new DriverPool();

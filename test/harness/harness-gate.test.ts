@@ -1,7 +1,7 @@
 // The harness-side §4 gate for stores without one of their own: the table row by row, exact scopes, any attempt.
 import { describe, expect, it } from 'vitest';
 import { decideGate } from '../../harness/engine/harness-gate.js';
-import type { EffectRow } from '../../harness/protocol/schemas.js';
+import type { EffectRow } from '../../shared/protocol/schemas.js';
 
 const SCOPE = { kind: 'run' as const, runId: 'r1', nodeId: 'n' };
 

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import type { Launch } from '../../reports/schema.js';
 import type { DriverHandle } from '../../harness/driver/index.js';
-import type { OpParams } from '../../harness/protocol/schemas.js';
+import type { OpParams } from '../../shared/protocol/schemas.js';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const fixtures = join(root, 'test', 'fixtures');

@@ -9,11 +9,11 @@ import { z } from 'zod';
 import { formatPath } from '../../harness/driver/decode.js';
 import { hostScriptPath } from '../../harness/driver/launch.js';
 import { HOST_BUNDLE_INPUTS } from '../../harness/driver/host-bundle.js';
-import { referenceAdapterPath } from '../../harness/run-conformance.js';
+import { referenceAdapterPath } from '../../runner/run-conformance.js';
 import { checkParams, decodeHostLine, HOST_ERROR_CODES, HOST_PARAMS, HOST_PROTOCOL_VERSION } from '../../harness/driver/host-codec.js';
 import type { Shape } from '../../harness/driver/host-shape.js';
-import { JournalErrorCode, OperationNames, Operations, PROTOCOL_VERSION } from '../../harness/protocol/schemas.js';
-import type { OperationName } from '../../harness/protocol/schemas.js';
+import { JournalErrorCode, OperationNames, Operations, PROTOCOL_VERSION } from '../../shared/protocol/schemas.js';
+import type { OperationName } from '../../shared/protocol/schemas.js';
 import { fixtures, root } from './helpers.js';
 
 describe('host codec', () => {

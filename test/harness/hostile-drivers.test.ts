@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { STDERR_LOG_LIMIT } from '../../harness/driver/stderr-log.js';
-import { CONFINEMENT_VAR } from '../../harness/driver/confinement.js';
+import { CONFINEMENT_VAR } from '../../shared/confinement.js';
 import { externalExclusion, PROCESS_TREE_EXCLUSION } from '../../reports/boundary.js';
 import type { Report } from '../../reports/schema.js';
 import { verifyReport } from '../../reports/verify.js';

@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { confinement } from '../../harness/driver/confinement.js';
+import { confinement } from '../../shared/confinement.js';
 import { startDriver } from '../../harness/driver/index.js';
 import { provenSurvivors, treeOf } from '../../harness/driver/process-tree.js';
 import type { ProcEntry } from '../../harness/driver/proc-scan.js';

@@ -2,9 +2,9 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Capabilities, CrashpointMessage, Fault, OperationNames, Operations, Request, Response, ResumeMessage } from '../../harness/protocol/schemas.js';
+import { Capabilities, CrashpointMessage, Fault, OperationNames, Operations, Request, Response, ResumeMessage } from '../../shared/protocol/schemas.js';
 import { listScenarios } from '../../scenarios/catalog.js';
-import type { OperationName } from '../../harness/protocol/schemas.js';
+import type { OperationName } from '../../shared/protocol/schemas.js';
 import { root } from './helpers.js';
 
 interface Example {

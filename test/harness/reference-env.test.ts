@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TrialContext } from '../../harness/engine/trial-context.js';
 import { isReferenceLaunch } from '../../harness/reference-env.js';
-import { defaultLaunch, resolveForSpawn } from '../../harness/run-conformance.js';
+import { defaultLaunch, resolveForSpawn } from '../../runner/run-conformance.js';
 import { createTrialDir, type TrialDir } from '../../harness/trial-dir.js';
 import type { Launch } from '../../reports/schema.js';
 import { tinyLaunch } from './helpers.js';

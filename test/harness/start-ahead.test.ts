@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { liveDriverGroups } from '../../harness/driver/index.js';
 import { TrialContext } from '../../harness/engine/trial-context.js';
 import { createTrialDir, type TrialDir } from '../../harness/trial-dir.js';
-import { resolveForSpawn } from '../../harness/run-conformance.js';
+import { resolveForSpawn } from '../../runner/run-conformance.js';
 import { tinyLaunch } from './helpers.js';
 import { crashDuring } from '../../scenarios/support.js';
 

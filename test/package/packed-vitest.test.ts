@@ -19,7 +19,7 @@ conformanceSuite({
 // Run with node in the consumer, so resolution is the consumer's, not this repo's.
 const PROBE = `
 const api = await import('effect-journal-conformance');
-const internal = await import('effect-journal-conformance/dist/harness/errors.js').then(() => 'importable', (e) => e.code);
+const internal = await import('effect-journal-conformance/dist/shared/errors.js').then(() => 'importable', (e) => e.code);
 console.log(JSON.stringify({ exports: Object.keys(api).sort(), internal, types: typeof api.runConformance + typeof api.verifyReport + typeof api.createReferenceJournal }));
 `;
 

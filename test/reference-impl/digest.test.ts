@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, sha256Hex } from '../../harness/canonical-json.js';
+import { canonicalJson, sha256Hex } from '../../shared/canonical-json.js';
 import { argsDigest, outputMappingDigest } from '../../reference-impl/index.js';
 import { isCredentialKey, redactString } from '../../reference-impl/redact.js';
 import { identityJson } from '../../reference-impl/digest.js';

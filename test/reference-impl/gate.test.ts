@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { GateDecision, type Tier, type TierMode } from '../../harness/protocol/schemas.js';
+import { GateDecision, type Tier, type TierMode } from '../../shared/protocol/schemas.js';
 import type { ReferenceJournal } from '../../reference-impl/index.js';
 import { makeFixture, proceedId, RESULT, runPrepare, type Fixture } from './helpers.js';
 

@@ -1,7 +1,7 @@
 // Shared fixtures for the reference-journal tests: real journals on real SQLite files in temp dirs.
 import { dir as tmpDir, type DirectoryResult } from 'tmp-promise';
 import { createReferenceJournal, type ReferenceJournal } from '../../reference-impl/index.js';
-import type { PrepareRequest, RecordedResult, TierMode } from '../../harness/protocol/schemas.js';
+import type { PrepareRequest, RecordedResult, TierMode } from '../../shared/protocol/schemas.js';
 
 export interface Fixture {
   readonly dir: string;

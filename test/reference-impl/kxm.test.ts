@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { JournalError } from '../../harness/journal-interface.js';
-import { KxmEffect, type KxmRegistry, type OpParams } from '../../harness/protocol/schemas.js';
+import { KxmEffect, type KxmRegistry, type OpParams } from '../../shared/protocol/schemas.js';
 import type { ReferenceJournal } from '../../reference-impl/index.js';
-import { effectiveClass, tierOf } from '../../reference-impl/kxm-classes.js';
+import { effectiveClass, tierOf } from '../../reference-impl/kxm/classes.js';
 import { makeFixture, type Fixture } from './helpers.js';
 
 const REGISTRY: KxmRegistry = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson } from '../../harness/canonical-json.js';
+import { canonicalJson } from '../../shared/canonical-json.js';
 import { redactArgs, redactString, redactValue } from '../../reference-impl/index.js';
 
 const R = '[redacted]';

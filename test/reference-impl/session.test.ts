@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { JournalError } from '../../harness/journal-interface.js';
-import { SessionReadResult, type TranscriptTurn } from '../../harness/protocol/schemas.js';
+import { SessionReadResult, type TranscriptTurn } from '../../shared/protocol/schemas.js';
 import { DB_FILE_NAME, type ReferenceJournal } from '../../reference-impl/index.js';
 import { makeFixture, proceedId, RESULT, sessionPrepare, type Fixture } from './helpers.js';
 

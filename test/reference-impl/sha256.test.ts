@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { sha256Hex as harnessSha256Hex } from '../../harness/canonical-json.js';
+import { sha256Hex as harnessSha256Hex } from '../../shared/canonical-json.js';
 import { hashPath, sha256Hex } from '../../reference-impl/sha256.js';
 
 describe('reference sha256Hex', () => {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { JournalError } from '../../harness/journal-interface.js';
-import { PrepareVerdict } from '../../harness/protocol/schemas.js';
+import { PrepareVerdict } from '../../shared/protocol/schemas.js';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { argsDigest, CRASH_POINTS, DB_FILE_NAME, outputMappingDigest } from '../../reference-impl/index.js';

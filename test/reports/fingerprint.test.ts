@@ -9,7 +9,7 @@ import { describeEnvironment } from '../../reports/environment.js';
 import { expandGlob } from '../../reports/file-glob.js';
 import { fingerprintDigest, fingerprintLaunch, REFERENCE_ADAPTER_NAMES } from '../../reports/fingerprint.js';
 import { buildDir, harnessBuild } from '../../reports/harness-build.js';
-import { referenceAdapterPath } from '../../harness/run-conformance.js';
+import { referenceAdapterPath } from '../../runner/run-conformance.js';
 
 let tmp: { path: string; cleanup: () => Promise<void> };
 beforeEach(async () => {

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { verifyReport } from '../../reports/verify.js';
 import type { Report } from '../../reports/schema.js';
-import { defaultLaunch, runConformance } from '../../harness/run-conformance.js';
+import { defaultLaunch, runConformance } from '../../runner/run-conformance.js';
 import { scenarioOutcome } from '../../reports/seal.js';
 
 const DIR = new URL('../../reports/witnesses/', import.meta.url);

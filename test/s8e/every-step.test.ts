@@ -1,7 +1,7 @@
 // The every-step S8e sweep end to end against the reference journal (needs `npx tsc -p .`): passages, kills, section verify and tamper.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
-import { defaultLaunch, runConformance } from '../../harness/run-conformance.js';
+import { defaultLaunch, runConformance } from '../../runner/run-conformance.js';
 import { verifyReport } from '../../reports/verify.js';
 import { sealReport } from '../../reports/seal.js';
 import type { Report } from '../../reports/schema.js';

@@ -1,7 +1,7 @@
 // The s8e report section end to end: a real batch against the reference journal (needs `npx tsc -p .`), then verify and tamper.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
-import { defaultLaunch, runConformance, type RunOptions } from '../../harness/run-conformance.js';
+import { defaultLaunch, runConformance, type RunOptions } from '../../runner/run-conformance.js';
 import { verifyReport } from '../../reports/verify.js';
 import { sealReport } from '../../reports/seal.js';
 import type { Report } from '../../reports/schema.js';

@@ -1,6 +1,6 @@
 // The every-write sweep against the reference journal: its kills are strace's, at syscalls, so it arms no crash point.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { defaultLaunch, runConformance } from '../../harness/run-conformance.js';
+import { defaultLaunch, runConformance } from '../../runner/run-conformance.js';
 import type { Report } from '../../reports/schema.js';
 
 const ID = 'sweep.settle.every-write';

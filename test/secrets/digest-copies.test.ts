@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { scanHiddenCopies } from '../../harness/secrets/hidden-copies.js';
-import { trialNonce, withNonce } from '../../harness/secrets/canary-nonce.js';
+import { trialNonce, withNonce } from '../../shared/secrets/canary-nonce.js';
 import { holdsEncoded, namedAfter, scanEncodedForms } from '../../harness/world/canary-forms.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ejc-digest-test-'));

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { scanHiddenCopies } from '../../harness/secrets/hidden-copies.js';
-import { CANARY_PREFIX, seededPart, trialNonce, withNonce } from '../../harness/secrets/canary-nonce.js';
+import { CANARY_PREFIX, seededPart, trialNonce, withNonce } from '../../shared/secrets/canary-nonce.js';
 import { holdsEncoded } from '../../harness/world/canary-forms.js';
 import { makeCanary } from '../../harness/world/byte-scan.js';
 import { createRng } from '../../harness/rng.js';

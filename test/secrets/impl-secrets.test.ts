@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseImplSecrets, publicArgv } from '../../bin/secret-flags.js';
 import { implSecretsEnv, takeImplSecrets } from '../../harness/secrets/impl-secrets.js';
-import { maskText } from '../../harness/secrets/mask.js';
+import { maskText } from '../../shared/secrets/mask.js';
 
 describe('--impl-secret', () => {
   it('takes a literal value or one from the environment, registers both for masking, and rewrites argv to name variables only', () => {

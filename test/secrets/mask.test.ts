@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { dir } from 'tmp-promise';
 import { describe, expect, it } from 'vitest';
 import { EchoWatch } from '../../harness/secrets/echo-watch.js';
-import { canaryLabel, maskBytes, maskText, maskTreeSync, maskValue, registerSecret } from '../../harness/secrets/mask.js';
+import { canaryLabel, maskBytes, maskText, maskTreeSync, maskValue, registerSecret } from '../../shared/secrets/mask.js';
 
 const CANARY = 'EJC-CANARY-abc123def456';
 

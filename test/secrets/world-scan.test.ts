@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LARGE_SUBTREE, scanWorld, WORLD_SCAN_CLAUSE } from '../../harness/world/world-scan.js';
-import { trialNonce, withNonce } from '../../harness/secrets/canary-nonce.js';
+import { trialNonce, withNonce } from '../../shared/secrets/canary-nonce.js';
 import type { Report } from '../../reports/schema.js';
 import { ejc } from '../cli/ejc-process.js';
 import { root } from '../harness/helpers.js';

@@ -1,9 +1,9 @@
 // Canaries are unique to their trial and harness process, yet named by their seeded part alone (reports repeat per seed).
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { canaryId, seededPart, trialNonce, withNonce } from '../../harness/secrets/canary-nonce.js';
+import { canaryId, seededPart, trialNonce, withNonce } from '../../shared/secrets/canary-nonce.js';
 import { makeCanary } from '../../harness/world/byte-scan.js';
-import { canaryLabel, maskText } from '../../harness/secrets/mask.js';
+import { canaryLabel, maskText } from '../../shared/secrets/mask.js';
 import { createRng } from '../../harness/rng.js';
 import { root } from '../harness/helpers.js';
 
@@ -25,7 +25,7 @@ describe('canary nonces', () => {
   });
 
   it('another harness process draws another nonce, and names its canaries alike', () => {
-    const script = `import('${root}/dist/harness/secrets/canary-nonce.js').then((m) => console.log(m.trialNonce(), m.canaryId(m.withNonce('EJC-CANARY-0.seed1Z', m.trialNonce()))))`;
+    const script = `import('${root}/dist/shared/secrets/canary-nonce.js').then((m) => console.log(m.trialNonce(), m.canaryId(m.withNonce('EJC-CANARY-0.seed1Z', m.trialNonce()))))`;
     const [nonceA, idA] = execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }).trim().split(' ');
     const [nonceB, idB] = execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }).trim().split(' ');
     expect(nonceA).toMatch(/^N[0-9A-Z]{14}$/);

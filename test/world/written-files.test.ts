@@ -5,7 +5,7 @@ import { dir } from 'tmp-promise';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { journalFiles, scanForCanaries } from '../../harness/world/byte-scan.js';
 import { readTraceLines, writeTargets, writtenPaths } from '../../harness/world/written-files.js';
-import { isPythonBytecode } from '../../scenarios/gap-written-files.js';
+import { isPythonBytecode } from '../../scenarios/claims/written-files-listed.js';
 
 let tmp: { path: string; cleanup: () => Promise<void> };
 beforeEach(async () => {

@@ -3,5 +3,5 @@
 import { claimJournal } from './claim-base.mjs';
 
 export function createJournal(options) {
-  return claimJournal('claim-kxm-off', options, ({ kxm: _kxm, ...caps }) => caps, () => ({}), { 'reference-impl/kxm-dispatch.js': new URL('./own/edge-kxm-fence-per-tool.mjs', import.meta.url).href });
+  return claimJournal('claim-kxm-off', options, ({ kxm: _kxm, ...caps }) => caps, () => ({}), { 'reference-impl/kxm/dispatch.js': new URL('./own/kxm-fence-per-tool.mjs', import.meta.url).href });
 }

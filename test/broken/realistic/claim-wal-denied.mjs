@@ -5,5 +5,5 @@
 import { claimJournal } from './claim-base.mjs';
 
 export function createJournal(options) {
-  return claimJournal('claim-wal-denied', options, (caps) => ({ ...caps, sqliteWal: false }), () => ({}), { 'reference-impl/sqlite.js': new URL('./own/edge-checkpoint-frame-count.mjs', import.meta.url).href });
+  return claimJournal('claim-wal-denied', options, (caps) => ({ ...caps, sqliteWal: false }), () => ({}), { 'reference-impl/sqlite.js': new URL('./own/checkpoint-frame-count.mjs', import.meta.url).href });
 }

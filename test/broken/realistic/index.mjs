@@ -19,18 +19,18 @@ export function realisticModule(name) {
 
 /** The edge red team's realistic broken journals (sessions, erasure, checkpoints, the v5 digest, KXM leases), by name. */
 export const EDGE = [
-  'edge-args-kept-base64',
-  'edge-checkpoint-frame-count',
-  'edge-kxm-fence-per-tool',
-  'edge-kxm-lease-strict-expiry',
-  'edge-open-skips-idle-checkpoint',
-  'edge-own-html-safe-json',
-  'edge-own-terminal-soft-delete',
-  'edge-own-utf8-key-order',
-  'edge-secure-delete-fast',
-  'edge-session-result-in-audit',
-  'edge-sweep-through-captured-turn',
-  'edge-terminal-archives-rows',
+  'args-kept-base64',
+  'checkpoint-frame-count',
+  'kxm-fence-per-tool',
+  'kxm-lease-strict-expiry',
+  'open-skips-idle-checkpoint',
+  'ledger-html-safe-json',
+  'ledger-terminal-soft-delete',
+  'ledger-utf8-key-order',
+  'secure-delete-fast',
+  'session-result-in-audit',
+  'sweep-through-captured-turn',
+  'terminal-archives-rows',
 ];
 
 /**
@@ -81,18 +81,18 @@ export const SECRET = [
  * `file` ends in .mjs (an adapter over the reference) or .py (the Python example journal with the author's change).
  */
 export const BLIND = [
-  { name: 'blind-run-ids-nocase', file: 'blind-run-ids-nocase.mjs', scenarios: ['blind.retention.sibling-run-ids'] },
-  { name: 'blind-key-from-args', file: 'blind-key-from-args.mjs', scenarios: ['blind.identity.tier1-equal-args-distinct-keys'] },
-  { name: 'blind-kxm-lease-whole-seconds', file: 'blind-kxm-lease-whole-seconds.mjs', scenarios: ['blind.kxm.lease.sub-second-expiry'] },
-  { name: 'blind-py-compacted-complete', file: 'blind-py-compacted-complete.py', scenarios: ['blind.session.compacted-incomplete-turns'] },
-  { name: 'blind-disclosed-at-read', file: 'blind-disclosed-at-read.mjs', scenarios: ['session.notice-failure-keeps-evidence'] },
-  { name: 'blind-terminal-sweeps-ambiguous', file: 'blind-terminal-sweeps-ambiguous.mjs', scenarios: ['cp11.retention.terminal-keeps-unresolved'] },
-  { name: 'blind-kxm-unregistered-trusts-metadata', file: 'blind-kxm-unregistered-trusts-metadata.mjs', scenarios: ['kxm.registry.unknown-tool'] },
+  { name: 'run-ids-case-folded', file: 'run-ids-case-folded.mjs', scenarios: ['retention.sibling-run-ids'] },
+  { name: 'tier1-key-from-args', file: 'tier1-key-from-args.mjs', scenarios: ['identity.tier1-key.equal-args-distinct'] },
+  { name: 'kxm-lease-whole-seconds', file: 'kxm-lease-whole-seconds.mjs', scenarios: ['kxm.lease.sub-second-expiry'] },
+  { name: 'py-compacted-turn-complete', file: 'py-compacted-turn-complete.py', scenarios: ['disclosure.compacted-incomplete-turns'] },
+  { name: 'session-disclosed-at-read', file: 'session-disclosed-at-read.mjs', scenarios: ['disclosure.notice-failure-keeps-evidence'] },
+  { name: 'terminal-sweeps-ambiguous', file: 'terminal-sweeps-ambiguous.mjs', scenarios: ['cp11.retention.terminal-keeps-unresolved'] },
+  { name: 'kxm-unregistered-trusts-metadata', file: 'kxm-unregistered-trusts-metadata.mjs', scenarios: ['kxm.registry.unknown-tool'] },
   // Not cp07.concurrent-prepare.race: it catches this only when the two prepares overlap in real time, which a loaded
   // machine may not give (CI passed it once in two); interleaved holds one at its crash point while the other runs.
-  { name: 'blind-check-then-insert', file: 'blind-check-then-insert.mjs', scenarios: ['cp07.concurrent-prepare.interleaved'] },
-  { name: 'blind-py-persist-rollback', file: 'blind-py-persist-rollback.py', scenarios: ['secrets.sweep-erases-result-bytes'] },
-  { name: 'blind-py-json-dumps-digest', file: 'blind-py-json-dumps-digest.py', scenarios: ['edge.digest.canonical-corners'] },
+  { name: 'prepare-check-then-insert', file: 'prepare-check-then-insert.mjs', scenarios: ['cp07.concurrent-prepare.interleaved'] },
+  { name: 'py-sweep-persist-rollback', file: 'py-sweep-persist-rollback.py', scenarios: ['secrets.sweep-erases-result-bytes'] },
+  { name: 'py-digest-json-dumps', file: 'py-digest-json-dumps.py', scenarios: ['digest.canonical-corners'] },
 ];
 
 /** The path of a blind journal's file. */
@@ -102,18 +102,18 @@ export function blindFile(file) {
 
 /** The redteam-points journals: a "never" or "must" of the contract ejc did not check on its own evidence (test/conformance/gap-targets.ts). */
 export const GAP = [
-  'gap-settle-point-after-write',
-  'gap-secret-request-chunks',
-  'gap-secret-brotli-request',
-  'gap-secret-debug-log-base64',
-  'gap-state-outside-dir',
-  'gap2-outer-probe-claimed-off',
-  'gap2-resolution-time-in-seconds',
-  'gap2-checkpoint-point-after-truncate',
+  'settle-point-after-write',
+  'secret-request-chunks',
+  'secret-brotli-request',
+  'secret-debug-log-base64',
+  'state-outside-dir',
+  'outer-probe-claimed-off',
+  'resolution-time-in-seconds',
+  'checkpoint-point-after-truncate',
 ];
 
 /** The redteam-points journals that speak the wire protocol themselves (run with --cmd "node <module>"; test/claims/points-held.test.ts). */
-export const GAP_COMMANDS = ['gap-point-does-not-wait', 'gap2-point-goes-on-later'];
+export const GAP_COMMANDS = ['point-does-not-wait', 'point-goes-on-later'];
 
 /**
  * The blind2 red team's realistic broken journals, written from the spec and the adapter docs alone, each with the
@@ -121,18 +121,18 @@ export const GAP_COMMANDS = ['gap-point-does-not-wait', 'gap2-point-goes-on-late
  * Python example journal with the author's change).
  */
 export const BLIND2 = [
-  { name: 'blind2-key-from-row-id', file: 'blind2-key-from-row-id.mjs', scenarios: ['blind2.identity.tier1-keys-never-repeat'] },
-  { name: 'blind2-log-compact-in-place', file: 'blind2-log-compact-in-place.mjs', scenarios: ['blind2.open.kill-every-write'] },
-  { name: 'blind2-py-mapping-value-equality', file: 'blind2-py-mapping-value-equality.py', scenarios: ['blind2.replay.loosely-equal-changes-refused'] },
+  { name: 'tier1-key-from-row-id', file: 'tier1-key-from-row-id.mjs', scenarios: ['identity.tier1-key.never-repeats'] },
+  { name: 'log-compact-in-place', file: 'log-compact-in-place.mjs', scenarios: ['sweep.open.every-write'] },
+  { name: 'py-mapping-value-equality', file: 'py-mapping-value-equality.py', scenarios: ['replay.loosely-equal-changes-refused'] },
 ];
 
 /**
- * A blind2 journal left out of the CI catalogue for its cost: blind2.open.kill-every-write catches it (the open cannot
+ * A blind2 journal left out of the CI catalogue for its cost: sweep.open.every-write catches it (the open cannot
  * read its rows, or cannot open at all) only from its 26th kill point on, about two minutes of Python drivers under
- * strace. Run it by hand: npx ejc run --cmd "python3 <file>" --scenario blind2.open.kill-every-write
+ * strace. Run it by hand: npx ejc run --cmd "python3 <file>" --scenario sweep.open.every-write
  */
 export const BLIND2_BY_HAND = [
-  { name: 'blind2-py-open-rebuild-script', file: 'blind2-py-open-rebuild-script.py', scenarios: ['blind2.open.kill-every-write'] },
+  { name: 'py-open-rebuild-script', file: 'py-open-rebuild-script.py', scenarios: ['sweep.open.every-write'] },
 ];
 
 /**
@@ -147,22 +147,22 @@ export const GENERATED = [
 
 /**
  * The blind3 red team's realistic broken journals, written from the spec alone on two from-scratch stores (a file per
- * row, blind3-files-journal.mjs; a JSON-lines log, blind3-py-jsonl-journal.py) or the Python example journal, each
+ * row, row-files-journal.mjs; a JSON-lines log, py-jsonl-journal.py) or the Python example journal, each
  * with the scenario that catches it: the default matrix passed every one of them before that scenario or check.
  * The two sweep ones are caught by the write sweeps' kills at rename/link/unlink/truncate; the local-time one by the
  * drivers' zone (Asia/Kathmandu), which puts a local time written as UTC outside the resolve call.
  */
 export const BLIND3 = [
-  { name: 'blind3-files-tool-slug', file: 'blind3-files-tool-slug.mjs', scenarios: ['blind3.identity.tool-ids-exact'] },
-  { name: 'blind3-files-replace-by-unlink', file: 'blind3-files-replace-by-unlink.mjs', scenarios: ['sweep.settle.every-write'] },
-  { name: 'blind3-files-sweep-file-by-file', file: 'blind3-files-sweep-file-by-file.mjs', scenarios: ['sweep.session-sweep.every-write'] },
-  { name: 'blind3-py-credential-substring', file: 'blind3-py-credential-substring.py', scenarios: ['blind3.replay.near-miss-credential-names-count'] },
-  { name: 'blind3-py-resolution-local-time', file: 'blind3-py-resolution-local-time.py', scenarios: ['journal.operator-resolution'] },
-  { name: 'blind3-py-jsonl-settle-cached-end', file: 'blind3-py-jsonl-settle-cached-end.py', scenarios: ['blind3.concurrency.interleaved-writers-keep-rows'] },
+  { name: 'row-files-tool-slug', file: 'row-files-tool-slug.mjs', scenarios: ['identity.tool-ids-exact'] },
+  { name: 'row-files-replace-by-unlink', file: 'row-files-replace-by-unlink.mjs', scenarios: ['sweep.settle.every-write'] },
+  { name: 'row-files-sweep-file-by-file', file: 'row-files-sweep-file-by-file.mjs', scenarios: ['sweep.session-sweep.every-write'] },
+  { name: 'py-credential-substring', file: 'py-credential-substring.py', scenarios: ['digest.near-miss-credential-names-count'] },
+  { name: 'py-resolution-local-time', file: 'py-resolution-local-time.py', scenarios: ['recovery.operator-resolution'] },
+  { name: 'py-jsonl-settle-cached-end', file: 'py-jsonl-settle-cached-end.py', scenarios: ['concurrency.interleaved-writers-keep-rows'] },
 ];
 
 /** The from-scratch journals the blind3 bugs are made of; conformant without them. */
-export const BLIND3_JOURNALS = ['blind3-files-journal.mjs', 'blind3-py-jsonl-journal.py'];
+export const BLIND3_JOURNALS = ['row-files-journal.mjs', 'py-jsonl-journal.py'];
 
 /**
  * The evasive red team's journals: each tries to fool the harness rather than have an honest bug (a log whose timestamps
@@ -171,12 +171,12 @@ export const BLIND3_JOURNALS = ['blind3-files-journal.mjs', 'blind3-py-jsonl-jou
  * catches it (test/conformance/evasive-targets.ts).
  */
 export const EVASIVE = [
-  'evasive-recovery-log-backdated',
-  'evasive-recovery-log-var-log',
-  'evasive-state-in-dev-shm',
-  'evasive-state-as-pycache',
-  'evasive-state-dir-renamed',
-  'evasive-canary-aware-args',
-  'evasive-args-sealed',
-  'evasive-settle-acked-before-commit',
+  'recovery-log-backdated',
+  'recovery-log-in-var-log',
+  'state-in-dev-shm',
+  'state-named-as-pycache',
+  'state-dir-renamed-at-close',
+  'args-scrub-spares-canaries',
+  'args-sealed-at-rest',
+  'settle-acked-before-commit',
 ];

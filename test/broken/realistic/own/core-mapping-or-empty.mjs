@@ -1,5 +1,5 @@
 // The author's digest module: a node without an output mapping maps nothing, the same as an empty mapping.
-import { canonicalJson, sha256Hex } from '../../../../dist/harness/canonical-json.js';
+import { canonicalJson, sha256Hex } from '../../../../dist/shared/canonical-json.js';
 import { redactValue } from '../../../../dist/reference-impl/redact.js';
 import * as original from '../../../../dist/reference-impl/digest.js';
 

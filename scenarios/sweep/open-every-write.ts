@@ -1,0 +1,155 @@
+// Kills inside open: strace SIGKILLs a restarted driver at every write its open makes to the journal's files, plain write(2) included.
+import { cpSync } from 'node:fs';
+import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
+import { defineScenario, type Scenario } from '../../harness/scenario.js';
+import { defaultPrepare, isUnresolved, nodeRows, rows, seedRows } from '../support.js';
+import { traceeKilled, underStrace } from '../../harness/engine/syscall-sweep.js';
+import { fileWritePoints, fileWriteVictim, nextLine, rawLines, type FileWritePoint } from '../../harness/engine/file-write-points.js';
+import { WRITE_SYSCALLS } from '../../harness/world/written-files.js';
+import { DEFAULT_MAPPING, deriveProjections } from '../../harness/engine/projections.js';
+import { gateFor } from '../../harness/engine/harness-gate.js';
+import { proceeded } from '../../harness/engine/setup-verdict.js';
+import { JournalOpError, type JournalClient } from '../../harness/engine/journal-client.js';
+import type { TrialContext } from '../../harness/engine/trial-context.js';
+
+export const blind2OpenSweep: Scenario[] = [
+  defineScenario({
+    id: 'sweep.open.every-write',
+    title: 'SIGKILL at every write a restarted driver\'s open makes to the journal\'s files: everything the journal held before it is still there',
+    spec: 'effect-journal §10 (process-crash durability), §4, §9, §11 (open clears legacy session results and checkpoints), §12.2–§12.5',
+    tags: ['crash-matrix', 'write-sweep', 'run'],
+    needs: ['harness:strace'],
+    description:
+      'A journal is left as a crash leaves it for the next start: run R0 committed an effect and reached its terminal (its row swept, its result freed), run R has a committed ' +
+      'effect with a retained result at node-a and an unresolved one at node-b, and (with sessions and seeding) an older writer left a session row holding a result, which the ' +
+      'next open must clear. A calibration driver opens a copy under strace and records every write its open makes to a file of the journal directory: pwrite/fsync-family ' +
+      'syscalls and plain write(2) too, so a journal that compacts, migrates or rewrites its files at open in place is killed between truncating and rewriting them. For each ' +
+      'of them a fresh driver opens a fresh copy and is SIGKILLed by strace exactly there; a new driver then opens the copy and must find what was there before the restart.',
+    asserts: [
+      'each kill happened inside open',
+      'afterwards the journal opens; R/node-a is committed, the gate passes and the re-run replays the recorded result; R/node-b is unresolved and the gate refuses',
+      'the legacy session row is still there (its result may be cleared)',
+    ],
+    async trial(t) {
+      const laid = join(t.dir, 'laid');
+      const f = await lay(t, laid);
+      const window = await calibrate(t, f, laid);
+      for (const [i, event] of window.entries()) {
+        const dir = join(t.dir, `point-${i + 1}`);
+        const log = join(t.dir, `point-${i + 1}.strace`);
+        cpSync(laid, dir, { recursive: true });
+        t.plannedKills += 1;
+        const label = `${event.syscall}#${event.invocation} on ${event.file}`;
+        // Fresh processes started ahead while the previous one works, as the write sweep does: the inspector beside the victim.
+        t.startAhead('primary', { skip: 1 });
+        const victim = await t.driver('victim', { journalDir: dir, launch: victimLaunch(t, window, i), armed: [], open: false });
+        if (!(await diesInOpen(t, victim, dir, label, log))) continue;
+        if (i + 1 < window.length) t.startAhead('victim', { launch: victimLaunch(t, window, i + 1) });
+        const after = await openOrFail(t, dir, `after a kill at ${label} inside open`);
+        if (after === null) return;
+        const held = await check(t, after, f, `after a kill at ${label} inside open`);
+        await after.close();
+        // The first kill point that lost a row has made the point: the rest would only cost drivers and kills.
+        if (!held) return;
+      }
+    },
+  }),
+];
+
+// The victim of kill point i: under strace, SIGKILLed at that point's syscall, logging to its own file.
+function victimLaunch(t: TrialContext, window: readonly FileWritePoint[], i: number): ReturnType<typeof underStrace> {
+  return fileWriteVictim(t.launch, window[i]!, join(t.dir, `point-${i + 1}`), join(t.dir, `point-${i + 1}.strace`));
+}
+
+interface Laid {
+  readonly runId: string;
+  readonly prepare: ReturnType<typeof defaultPrepare>;
+  readonly result: ReturnType<typeof deriveProjections>;
+  readonly legacy: boolean;
+}
+
+const RESULT = deriveProjections('http_request', `{"echo":"${'y'.repeat(80)}","tail":"END"}`, DEFAULT_MAPPING);
+const SID = 'sess-open-sweep';
+
+// Leaves the directory as a crashed engine's restart finds it, closed cleanly (so every copy starts from the same bytes).
+async function lay(t: TrialContext, dir: string): Promise<Laid> {
+  const client = await t.driver('setup', { journalDir: dir, armed: [] });
+  const r0 = t.rng.id('run');
+  const v0 = await client.op('prepare', defaultPrepare(t, r0, 'node-a'));
+  await client.op('settle', { effectId: proceeded(v0, 'the swept run\'s effect'), state: 'committed', result: RESULT });
+  await client.op('runTerminal', { runId: r0 });
+  const runId = t.rng.id('run');
+  const prepare = defaultPrepare(t, runId, 'node-a');
+  const va = await client.op('prepare', prepare);
+  await client.op('settle', { effectId: proceeded(va, 'the committed effect'), state: 'committed', result: RESULT });
+  proceeded(await client.op('prepare', defaultPrepare(t, runId, 'node-b')), 'the unresolved effect');
+  const legacy = t.capabilities.sessions && t.capabilities.seeding;
+  if (legacy) {
+    const resultJson = JSON.stringify({ modelValue: 'legacy', truncated: false, summary: 's', outputMappingResult: null });
+    await seedRows(t, client, [{ scope: { kind: 'session', sessionId: SID, turn: 0 }, slot: 0, toolId: 'http_request', tier: 3, state: 'committed', argsDigest: `v5:${'b'.repeat(64)}`, callId: 'eng-open-1', resultJson }]);
+  }
+  await client.close();
+  return { runId, prepare, result: RESULT, legacy };
+}
+
+// Opens a copy under strace (logging only) and returns the writes its open made to the journal directory's files.
+async function calibrate(t: TrialContext, f: Laid, laid: string): Promise<FileWritePoint[]> {
+  const dir = join(t.dir, 'calibration');
+  cpSync(laid, dir, { recursive: true });
+  const log = join(t.dir, 'calibration.strace');
+  const client = await t.driver('calibration', { journalDir: dir, launch: underStrace(t.launch, { log, trace: WRITE_SYSCALLS, decodeFds: true }), armed: [], open: false });
+  const before = nextLine(log);
+  client.openedFiles = (await client.op('open', { dir, armedCrashPoints: [] })).files;
+  const window = fileWritePoints(rawLines(log), before, dir);
+  // The control: an open nobody killed leaves what the checks below ask for, so a failure after a kill is the kill's.
+  await check(t, client, f, 'after an open nobody killed');
+  await client.close();
+  return window;
+}
+
+// Sends open to the victim; true when strace's SIGKILL ended it there (recorded as a kill with the proof of its tree).
+async function diesInOpen(t: TrialContext, victim: JournalClient, dir: string, label: string, log: string): Promise<boolean> {
+  try {
+    await victim.op('open', { dir, armedCrashPoints: [] });
+    t.inconclusiveReason ??= `the driver finished open without reaching ${label}, the write the calibration saw there: its writes differ between identical opens`;
+  } catch (err) {
+    if (err instanceof JournalOpError) t.failConclusively('open answers a result on the same bytes the calibration opened', 'a result', err.message);
+    const exit = await victim.handle.kill();
+    const signal = exit.signal === 'SIGKILL' || traceeKilled(log) ? 'SIGKILL' : exit.signal;
+    if (signal === 'SIGKILL') {
+      t.recordKill(victim, { planned: `syscall:${label}`, point: `syscall:${label}`, seq: victim.handle.seq, signal, driver: victim.label }, exit);
+      return true;
+    }
+  }
+  await victim.handle.kill();
+  return false;
+}
+
+// A journal a kill inside open left unopenable has lost every row it held: a failure, not an inconclusive trial.
+async function openOrFail(t: TrialContext, dir: string, label: string): Promise<JournalClient | null> {
+  try {
+    return await t.driver('primary', { journalDir: dir, armed: [] });
+  } catch (err) {
+    if (!(err instanceof JournalOpError)) throw err;
+    t.failConclusively(`${label}: the journal opens (§10: a process crash loses nothing acknowledged)`, 'open answers its files', err.message);
+    return null;
+  }
+}
+
+async function check(t: TrialContext, c: JournalClient, f: Laid, label: string): Promise<boolean> {
+  const all = await rows(c);
+  const [a, b] = [nodeRows(all, f.runId, 'node-a'), nodeRows(all, f.runId, 'node-b')];
+  const gateA = await gateFor(t, c, { kind: 'run', runId: f.runId, nodeId: 'node-a' });
+  const gateB = await gateFor(t, c, { kind: 'run', runId: f.runId, nodeId: 'node-b' });
+  let replayed: unknown = null;
+  if (gateA.decision === 'pass') {
+    const again = await c.op('prepare', f.prepare);
+    replayed = again.verdict === 'replay' ? again.result : again.verdict;
+  }
+  const legacyRows = all.filter((r) => r.scope.kind === 'session' && r.scope.sessionId === SID).length;
+  const held = a.length === 1 && a[0]?.state === 'committed' && gateA.decision === 'pass' && isDeepStrictEqual(replayed, f.result)
+    && b.length === 1 && isUnresolved(b[0]) && gateB.decision === 'refuse' && legacyRows === (f.legacy ? 1 : 0);
+  const actual = { nodeA: a.map((r) => r.state), gateA: gateA.decision, replayed: isDeepStrictEqual(replayed, f.result) ? 'the recorded result' : replayed, nodeB: b.map((r) => r.state), gateB: gateB.decision, legacySessionRows: legacyRows };
+  return t.check(label, { nodeA: ['committed'], gateA: 'pass', replayed: 'the recorded result', nodeB: ['prepared, ambiguous or needs_attention'], gateB: 'refuse', legacySessionRows: f.legacy ? 1 : 0 }, actual, held);
+}
