@@ -2,6 +2,7 @@
 import { markDifference, worthMarking } from './string-diff.js';
 import { maskText } from '../shared/secrets/mask.js';
 import { scenarioFamily } from './family.js';
+import { failedTrialRows } from './failure-text.js';
 import type { Report, ScenarioResult } from './schema.js';
 
 /**
@@ -74,6 +75,7 @@ function failureBody(s: ScenarioResult): string {
       if (typeof a.expected === 'string' && typeof a.actual === 'string' && worthMarking(a.expected, a.actual)) lines.push(...markDifference(a.expected, a.actual).map((l) => `  ${l}`));
     }
   }
+  lines.push(...failedTrialRows(s, 4));
   lines.push(`reproduce: ${s.reproduce}`);
   return lines.join('\n');
 }
