@@ -1,7 +1,7 @@
 // What a not-passing scenario says about itself, compactly: the CLI summary, CI annotations, the step summary and vitest share it.
 import type { ScenarioResult, ScenarioVerdict } from './schema.js';
 import { markDifference, worthMarking } from './string-diff.js';
-import { rowChangeLines } from './row-changes.js';
+import { journalAnswerLine, rowChangeLines } from './row-changes.js';
 
 /** Verdicts that fail a run or leave it undecided. */
 export const NOT_PASSING: ReadonlySet<ScenarioVerdict> = new Set(['failed', 'inconclusive', 'stale_expected_failure']);
@@ -32,7 +32,8 @@ export function failedAssertions(s: ScenarioResult, maxChars = 160): FailedAsser
 /** For each failed trial of a scenario (up to `trials`), the rows it touched before the kill and after the restart. */
 export function failedTrialRows(s: ScenarioResult, trials = 2): string[] {
   return s.trials.filter((t) => t.verdict === 'failed').slice(0, trials).flatMap((t) => {
-    const lines = rowChangeLines(t);
+    const answer = journalAnswerLine(t);
+    const lines = [...(answer === null ? [] : [answer]), ...rowChangeLines(t)];
     return lines.length === 0 ? [] : [`trial ${t.id}: ${lines[0]}`, ...lines.slice(1)];
   });
 }

@@ -28,3 +28,16 @@ function summary(r: Row | undefined): string {
   if (r === undefined) return '(no row)';
   return `${r.state}, ${r.argsDigest.slice(0, 15)}${r.argsDigest.length > 15 ? '…' : ''}, key ${r.idempotencyKey ?? 'none'}, result ${r.resultRetained ? 'retained' : 'not retained'}`;
 }
+
+// Bookkeeping operations say nothing about the clause a trial checks.
+const QUIET = new Set(['hello', 'open', 'close', 'listEffects', 'files', 'checkpoint', 'fault', 'seed', 'argsProjection']);
+
+/** The journal's own answers after the last restart (its verdicts, decisions and error codes, from the timeline), up to `max`. */
+export function journalAnswerLine(t: Pick<Trial, 'events'>, max = 6): string | null {
+  const events = t.events ?? [];
+  const restart = events.map((e) => e.kind).lastIndexOf('restart');
+  const answers = events.slice(restart + 1).filter((e) => (e.kind === 'result' || e.kind === 'error') && e.name !== null && !QUIET.has(e.name));
+  if (answers.length === 0) return null;
+  const shown = answers.slice(-max).map((e) => `${e.name} → ${e.kind === 'error' ? `error ${e.detail ?? '(no code)'}` : (e.detail ?? 'a result')}`);
+  return `the journal's answers${restart >= 0 ? ' after the restart' : ''}: ${answers.length > max ? '…; ' : ''}${shown.join('; ')}`;
+}

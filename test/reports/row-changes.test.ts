@@ -1,6 +1,6 @@
 // The before/after rows of a failed trial: what changed across the kill is shown, and a settle that never became durable is visible.
 import { describe, expect, it } from 'vitest';
-import { rowChangeLines } from '../../reports/row-changes.js';
+import { journalAnswerLine, rowChangeLines } from '../../reports/row-changes.js';
 import { failedTrialRows } from '../../reports/failure-text.js';
 import { scenario, trial } from './fixture.js';
 
@@ -32,5 +32,12 @@ describe('rowChangeLines', () => {
     const s = scenario('cp04.after-settle', [trial('t1', { verdict: 'failed', effectsBefore: [row('1', 'committed', true)], effectsAfter: [row('1', 'prepared', false)] }), trial('t2')]);
     expect(failedTrialRows(s)[0]).toBe('trial t1: rows before the kill → after the restart (state, args digest, idempotency key, result retained):');
     expect(failedTrialRows(s)).toHaveLength(2);
+  });
+
+  it('names the journal\'s own answers after the restart (verdicts and error codes), leaving out bookkeeping', () => {
+    const ev = (kind: 'result' | 'error' | 'restart', name: string | null, detail: string | null) => ({ t: 1, kind, driver: 'primary#1', seq: 1, name, detail });
+    const events = [ev('result', 'prepare', 'proceed'), ev('restart', null, null), ev('result', 'listEffects', null), ev('result', 'gate', 'refuse'), ev('error', 'prepare', 'unresolved_prior_effect')];
+    expect(journalAnswerLine({ events })).toBe("the journal's answers after the restart: gate → refuse; prepare → error unresolved_prior_effect");
+    expect(journalAnswerLine({})).toBeNull();
   });
 });
