@@ -9,7 +9,7 @@ import { defaultSecretEnv } from './harness/secrets/impl-secrets.js';
 import { registerSecret } from './shared/secrets/mask.js';
 import type { Launch, ScenarioResult } from './reports/schema.js';
 import { DEFAULT_SEED, DEFAULT_TIMEOUT_MS } from './shared/defaults.js';
-import { failedAssertions, stderrTail } from './reports/failure-text.js';
+import { failedAssertions, failedTrialRows, stderrTail } from './reports/failure-text.js';
 import { inGitHubActions, scenarioAnnotation } from './reports/github-actions.js';
 import { maskText, printMasked } from './harness/masked-output.js';
 
@@ -110,7 +110,8 @@ function describeLaunch(launch: Launch): string {
 
 function describeFailure(result: ScenarioResult, kept: readonly string[]): string {
   const lines = [`${result.id} ${result.verdict}: ${result.reason ?? ''}`.trim()];
-  for (const a of failedAssertions(result, 400)) lines.push(`  ✗ ${a.name}`, `      expected: ${a.expected}`, `      actual:   ${a.actual}`);
+  for (const a of failedAssertions(result, 400)) lines.push(`  ✗ ${a.name}`, `      expected: ${a.expected}`, `      actual:   ${a.actual}`, ...a.difference.map((l) => `      ${l}`));
+  for (const l of failedTrialRows(result)) lines.push(`  ${l}`);
   const tail = stderrTail(result, 8);
   if (tail.length > 0) lines.push('  implementation stderr (tail):', ...tail.map((l) => `    ${l}`));
   for (const dir of kept) lines.push(`  kept: ${dir} (transcript.jsonl holds every protocol line)`);

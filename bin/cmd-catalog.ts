@@ -1,4 +1,5 @@
 // `ejc list` and `ejc explain`: what the scenarios are, straight from the catalog.
+import { cutAtWord } from '../reports/failure-text.js';
 import { EjcError } from '../shared/errors.js';
 import { globToRegExp, nearIds, selectScenarios } from '../harness/select-scenarios.js';
 import type { ScenarioInfo } from '../scenarios/catalog.js';
@@ -19,7 +20,7 @@ export async function listCommand(argv: string[]): Promise<number> {
   const rows = scenarios.map((s) => [s.id, s.spec, s.tags.join(','), s.title]);
   const { familyHeading, listingFamily } = await import('../scenarios/families.js');
   const width = terminalWidth(process.stdout, process.env);
-  const lines = table([['ID', 'SPEC', 'TAGS', 'TITLE'], ...rows], width).split('\n');
+  const lines = listTable([['ID', 'SPEC', 'TAGS', 'TITLE'], ...rows], width).split('\n');
   // Grouped by family: the catalog is sorted by id, so each family's rows are already together; each gets a heading line.
   const out = [lines[0]!];
   scenarios.forEach((s, i) => {
@@ -27,7 +28,7 @@ export async function listCommand(argv: string[]): Promise<number> {
     if (i === 0 || listingFamily(scenarios[i - 1]!.id) !== family) {
       const count = scenarios.filter((x) => listingFamily(x.id) === family).length;
       const heading = `== ${familyHeading(family, count)}`;
-      out.push('', heading.length < width ? heading : `${heading.slice(0, Math.max(12, width - 2))}…`);
+      out.push('', heading.length < width ? heading : cutAtWord(heading, Math.max(12, width - 1)));
     }
     out.push(lines[i + 1]!);
   });
@@ -93,27 +94,53 @@ export async function loadCatalog(): Promise<ScenarioInfo[]> {
  * Left-aligned columns separated by two spaces. Given a width, the tags, title and spec columns are cut
  * in that order (each keeps a few characters) so that no line wraps; cut cells end in "…".
  */
-export function table(rows: string[][], width = Infinity): string {
-  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
-  const MIN = [12, 6, 6, 10];
-  let over = widths.reduce((a, b) => a + b, 0) + 2 * (widths.length - 1) - (width - 1);
-  // Tags go first (ejc list --tag filters by them anyway), then the title, then the spec; the id is what one types.
-  for (const c of [2, 3, 1, 0].filter((i) => i < widths.length)) {
-    if (over <= 0) break;
-    const cut = Math.min(over, Math.max(0, widths[c]! - (MIN[c] ?? 6)));
-    widths[c] = widths[c]! - cut;
-    over -= cut;
+/**
+ * The list as wide as it may be: ID, SPEC, TAGS, TITLE when the title keeps 40 characters, else without SPEC (ejc
+ * explain prints it), else without TAGS too. Rows are [id, spec, tags, title].
+ */
+export function listTable(rows: string[][], width: number): string {
+  for (const columns of [[0, 1, 2, 3], [0, 2, 3], [0, 3]]) {
+    const picked = rows.map((r) => columns.map((c) => r[c] ?? ''));
+    const id = Math.max(...picked.map((r) => r[0]!.length));
+    const middle = columns.slice(1, -1).reduce((sum, c) => sum + Math.min(LIST_MIN[c]!, Math.max(...rows.map((r) => (r[c] ?? '').length))) + 2, 0);
+    if (columns.length === 2 || id + 2 + middle + 40 <= width - 1) return table(picked, width, columns.map((c) => LIST_MIN[c]!));
   }
-  const fit = (cell: string, w: number): string => (cell.length <= w ? cell : `${cell.slice(0, Math.max(0, w - 1))}…`);
-  return rows.map((r) => r.map((cell, c) => (c === r.length - 1 ? fit(cell, widths[c]!) : fit(cell, widths[c]!).padEnd(widths[c]!))).join('  ')).join('\n') + '\n';
+  return table(rows, width);
 }
 
-/** The terminal's width: the stream's columns on a TTY, else a valid COLUMNS, else no limit (a pipe gets whole lines). */
+const LIST_MIN = [12, 14, 6, 24];
+
+export function table(rows: string[][], width = Infinity, minimums: readonly number[] = LIST_MIN): string {
+  const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
+  const MIN = minimums;
+  let over = widths.reduce((a, b) => a + b, 0) + 2 * (widths.length - 1) - (width - 1);
+  // The spec goes first (ejc explain prints it whole), then the tags (ejc list --tag filters by them), then the title,
+  // which keeps at least 24 characters; the id is what one types, cut last.
+  const last = widths.length - 1;
+  const order = [...widths.keys()].filter((i) => i !== 0 && i !== last).concat(last, 0);
+  // Down to the comfortable minimums first; a very narrow terminal then takes every column down to a few characters.
+  for (const floor of [(c: number) => MIN[c] ?? 6, () => 6]) {
+    for (const c of order) {
+      if (over <= 0) break;
+      const cut = Math.min(over, Math.max(0, widths[c]! - floor(c)));
+      widths[c] = widths[c]! - cut;
+      over -= cut;
+    }
+  }
+  const fit = (cell: string, w: number): string => (cell.length <= w ? cell : `${cell.slice(0, Math.max(0, w - 1))}…`);
+  // The last column is prose: cut at a word.
+  return rows.map((r) => r.map((cell, c) => (c === r.length - 1 ? cutAtWord(cell, widths[c]!) : fit(cell, widths[c]!).padEnd(widths[c]!))).join('  ')).join('\n') + '\n';
+}
+
+/** The terminal's width: the stream's columns on a TTY, else a valid COLUMNS, else 100 (ejc list --json gives whole values). */
 export function terminalWidth(stream: { isTTY?: boolean; columns?: number }, env: NodeJS.ProcessEnv): number {
   if (stream.isTTY === true && typeof stream.columns === 'number' && stream.columns > 0) return stream.columns;
   const columns = Number(env['COLUMNS']);
-  return Number.isInteger(columns) && columns > 0 ? columns : Infinity;
+  return Number.isInteger(columns) && columns > 0 ? columns : DEFAULT_WIDTH;
 }
+
+/** The width of a table written to a pipe or file with no COLUMNS. */
+export const DEFAULT_WIDTH = 100;
 
 function printHelp(command: string): number {
   process.stdout.write(helpText(command));

@@ -7,6 +7,7 @@ import { flag, intValue, parseCommand, stringValue } from './args.js';
 import { runOptions } from './cmd-run.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import { helpText } from './help.js';
+import { refuseExistingReport } from './output-paths.js';
 import { createExploreProgress } from './explore-progress.js';
 import { notTestedLines } from '../reports/not-tested.js';
 
@@ -29,6 +30,7 @@ const EXPLORE_FLAGS = {
   json: { type: 'boolean' },
   keep: { type: 'boolean' },
   'keep-failed': { type: 'boolean' },
+  force: { type: 'boolean' },
 } as const;
 
 /** The default number of trials when neither --trials nor --budget is given. */
@@ -45,6 +47,7 @@ export async function exploreCommand(argv: string[]): Promise<number> {
     process.stdout.write(helpText('explore'));
     return EXIT.ok;
   }
+  refuseExistingReport(stringValue(parsed, 'out'), flag(parsed, 'force'));
   const base = await runOptions(parsed, ['explore', ...argv]);
   const budgetText = stringValue(parsed, 'budget');
   const trialsText = stringValue(parsed, 'trials');

@@ -6,14 +6,14 @@ import { mergeReports } from '../reports/merge.js';
 import '../harness/pack-sections.js';
 import { readReport } from '../reports/read-report.js';
 import { writeArtifact, writeReportFile } from '../reports/write-report.js';
-import { checkOutputs, type OutputTarget } from './output-paths.js';
+import { checkOutputs, refuseExistingReport, type OutputTarget } from './output-paths.js';
 import { flag, parseCommand, stringValue } from './args.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import { helpText } from './help.js';
 
 /** Runs `ejc merge <reports...> --out <dir>` and returns the merged verdict's exit code. */
 export async function mergeCommand(argv: string[]): Promise<number> {
-  const parsed = parseCommand('merge', argv, { out: { type: 'string' }, junit: { type: 'string' } }, { min: 1, max: Infinity });
+  const parsed = parseCommand('merge', argv, { out: { type: 'string' }, junit: { type: 'string' }, force: { type: 'boolean' }, 'integrity-only': { type: 'boolean' } }, { min: 1, max: Infinity });
   if (flag(parsed, 'help')) {
     process.stdout.write(helpText('merge'));
     return EXIT.ok;
@@ -24,6 +24,7 @@ export async function mergeCommand(argv: string[]): Promise<number> {
   const target = join(out, 'report.json');
   const outputs: OutputTarget[] = [{ flag: '--out', given: out, dir: resolve(out), file: resolve(target) }];
   if (junit !== undefined) outputs.push({ flag: '--junit', given: junit, file: resolve(junit) });
+  refuseExistingReport(out, flag(parsed, 'force'));
   await checkOutputs(outputs, parsed.positionals.map((path) => ({ flag: 'shard report', path })));
   const reports = [];
   for (const path of parsed.positionals) reports.push(await readReport(path));
@@ -36,5 +37,6 @@ export async function mergeCommand(argv: string[]): Promise<number> {
       `(${s.passed} passed, ${s.failed} failed, ${s.inconclusive} inconclusive, ${s.notApplicable} not applicable)\n` +
       `outcomeDigest ${merged.outcomeDigest}\n`,
   );
-  return exitCodeFor(merged);
+  // The merged verdict decides, as the unsharded run's would; --integrity-only only asks whether the shards merged.
+  return flag(parsed, 'integrity-only') ? EXIT.ok : exitCodeFor(merged);
 }

@@ -15,7 +15,7 @@ import type { Parsed } from './args.js';
 import { EXIT, exitCodeFor } from './exit-codes.js';
 import { currentIds, readExpectFailures } from './expect-failures.js';
 import { DEFAULT_SEED, DEFAULT_TIMEOUT_MS, MAX_JOBS, MAX_SEED, MAX_TIMEOUT_MS, helpText } from './help.js';
-import { checkOutputs, type InputFile, type OutputTarget } from './output-paths.js';
+import { checkOutputs, refuseExistingReport, type InputFile, type OutputTarget } from './output-paths.js';
 import { parseImplSecrets, publicArgv, type ParsedSecrets } from './secret-flags.js';
 import { createProgress, harnessWarnings, summaryText } from './progress.js';
 import { styleFor } from './colour.js';
@@ -51,6 +51,7 @@ export const RUN_FLAGS = {
   require: { type: 'string', multiple: true },
   'impl-files': { type: 'string', multiple: true },
   sign: { type: 'string' },
+  force: { type: 'boolean' },
 } as const;
 
 /** Runs `ejc run ...` and returns the exit code of the report's verdict. */
@@ -71,6 +72,7 @@ export async function runCommand(argv: string[]): Promise<number> {
   const out = stringValue(parsed, 'out');
   const junit = stringValue(parsed, 'junit');
   const html = stringValue(parsed, 'html');
+  refuseExistingReport(out, flag(parsed, 'force'));
   await checkOutputs(runOutputs(out, junit, html), runInputs(parsed));
   await checkTrialRoot();
   // Said before the first trial too: a long run must not hide until its end that a dimension will be missing.

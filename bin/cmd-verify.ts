@@ -9,7 +9,7 @@ import { envelopePathFor, verifySignedReport } from '../reports/sign-statement.j
 import { verifyReport } from '../reports/verify.js';
 import '../harness/pack-sections.js';
 import { flag, parseCommand, stringValue, stringValues } from './args.js';
-import { EXIT } from './exit-codes.js';
+import { EXIT, exitCodeFor } from './exit-codes.js';
 import { helpText } from './help.js';
 import { rerunReport } from './rerun.js';
 
@@ -23,6 +23,7 @@ const VERIFY_FLAGS = {
   cmd: { type: 'string' },
   'accept-report-command': { type: 'boolean' },
   jobs: { type: 'string' },
+  'integrity-only': { type: 'boolean' },
 } as const;
 
 /** Runs `ejc verify <report> [--trust <key>]... [--rerun ...]` and returns the exit code. */
@@ -33,6 +34,11 @@ export async function verifyCommand(argv: string[]): Promise<number> {
   if (!flag(parsed, 'rerun') && rerunOnly.length > 0) throw new EjcError('usage', `--${rerunOnly[0]} only applies with --rerun; see ejc verify --help`);
   const path = parsed.positionals[0]!;
   const value = await readReportJson(path);
+  const signature = signatureFileHint(path, value);
+  if (signature !== null) {
+    process.stdout.write(`${path}: ${signature}\n`);
+    return EXIT.problems;
+  }
   const result = verifyReport(value);
   if (!result.ok) {
     process.stdout.write(`${path}: ${result.problems.length} problem(s)\n${result.problems.map((p) => `  ${p}\n`).join('')}`);
@@ -58,8 +64,24 @@ export async function verifyCommand(argv: string[]): Promise<number> {
   } else if (!(await authenticate(report, envelopePath, trust))) {
     return EXIT.problems;
   }
-  if (!flag(parsed, 'rerun')) return EXIT.ok;
-  return rerunReport(report, parsed);
+  if (flag(parsed, 'rerun')) return rerunReport(report, parsed);
+  if (flag(parsed, 'integrity-only')) return EXIT.ok;
+  // A valid report exits with its verdict, as its run did: CI that verifies a downloaded report gates on what it says.
+  const code = exitCodeFor(report);
+  if (code !== EXIT.ok) process.stdout.write(`  exit ${code}: the report is intact and its verdict is ${report.verdict} (--integrity-only exits 0 for any intact report)\n`);
+  return code;
+}
+
+/** What to say when the file is a signature, not a report: a DSSE envelope or the in-toto statement it carries. */
+export function signatureFileHint(path: string, value: unknown): string | null {
+  if (value === null || typeof value !== 'object') return null;
+  const v = value as Record<string, unknown>;
+  const envelope = typeof v['payloadType'] === 'string' && typeof v['payload'] === 'string' && Array.isArray(v['signatures']);
+  const statement = typeof v['_type'] === 'string' && String(v['_type']).startsWith('https://in-toto.io/Statement') && 'predicate' in v;
+  if (!envelope && !statement) return null;
+  const report = path.endsWith('.dsse.json') ? `${path.slice(0, -'.dsse.json'.length)}.json` : 'report.json';
+  const what = envelope ? 'a DSSE signature envelope (ejc sign writes one beside the report)' : 'an in-toto statement, the payload of a signature envelope';
+  return `is ${what}, not a report. Verify the report it signs and pass the envelope with it: ejc verify ${report} --trust <public key>${path.endsWith('.dsse.json') ? '' : ` --envelope ${path}`}`;
 }
 
 async function authenticate(report: Report, envelopePath: string, trust: string[]): Promise<boolean> {

@@ -12,6 +12,7 @@ import { reportCommand } from './cmd-report.js';
 import { runCommand } from './cmd-run.js';
 import { signCommand } from './cmd-sign.js';
 import { verifyCommand } from './cmd-verify.js';
+import { vectorsCommand } from './cmd-vectors.js';
 import { installStdio } from './stdio.js';
 import { EXIT } from './exit-codes.js';
 import { COMMAND_NAMES, helpText } from './help.js';
@@ -36,6 +37,7 @@ const COMMANDS: Record<CommandName, (argv: string[]) => Promise<number>> = {
   report: reportCommand,
   keygen: keygenCommand,
   sign: signCommand,
+  vectors: vectorsCommand,
 };
 
 async function dispatch(argv: string[]): Promise<number> {

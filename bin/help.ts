@@ -8,7 +8,7 @@ export function helpText(command: string | undefined): string {
 }
 
 /** The commands ejc knows, for dispatch and "did you mean". */
-export const COMMAND_NAMES = ['run', 'list', 'explain', 'verify', 'merge', 'explore', 'report', 'keygen', 'sign'] as const;
+export const COMMAND_NAMES = ['run', 'list', 'explain', 'verify', 'merge', 'explore', 'report', 'keygen', 'sign', 'vectors'] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 export { DEFAULT_SEED, DEFAULT_TIMEOUT_MS, MAX_JOBS, MAX_SEED, MAX_TIMEOUT_MS };
@@ -16,9 +16,9 @@ export { DEFAULT_SEED, DEFAULT_TIMEOUT_MS, MAX_JOBS, MAX_SEED, MAX_TIMEOUT_MS };
 const EXIT_CODES = `
 Exit codes:
   0  conformant, or every failure was listed in --expect-failures (the verdict still says
-     nonconformant and lists them) (verify: the report is valid)
+     nonconformant and lists them) (verify, merge: the report's verdict; --integrity-only: intact)
   1  nonconformant: a failure not listed as expected, or a listed one that now passes (stale)
-     (verify: the report has problems; each is printed)
+     (verify: also a report with problems, each printed; vectors: a digest that does not match)
   2  inconclusive: a planned crash was not observed, nothing passed, or a trial could not decide
   3  harness or usage error (bad flag or output path, unknown scenario, missing adapter, unreadable
      report, a full disk or another failure of the harness's own environment)
@@ -39,6 +39,7 @@ Commands:
   report    render a report as one self-contained HTML page (verdict, assertions, timelines)
   keygen    create an Ed25519 key pair for signing reports
   sign      sign a report (an in-toto Statement in a DSSE envelope)
+  vectors   check a journal's §11 args digest against the shipped test vectors (docs/digest-vectors.json)
 
 Run "ejc <command> --help" for a command's flags. "ejc --version" prints the harness version.`;
 
@@ -93,7 +94,9 @@ Run:
                          not claim fails the gate (exit 1) after the run, naming the scenarios it kept out
 
 Output (checked before the first trial; written atomically and durably, secrets masked):
-  --out <dir>            write <dir>/report.json (the witness artifact)
+  --out <dir>            write <dir>/report.json (the witness artifact); a directory that already holds a
+                         report is refused (exit 3) unless --force
+  --force                replace the report an --out directory already holds
   --junit <file>         also write JUnit XML (another file than the report)
   --html <file>          also write the report as one self-contained HTML page (timelines, filters)
   --json                 print only the report JSON on stdout
@@ -137,7 +140,9 @@ Replay:
   --machine <features>   what the machine offered when it was found: strace, faketime, strace+faketime or none
 
 Output:
-  --out <dir>            write <dir>/report.json (the counterexample is under sections.explore)
+  --out <dir>            write <dir>/report.json (the counterexample is under sections.explore); refused
+                         when <dir> already holds a report, unless --force
+  --force                replace the report an --out directory already holds
   --junit <file>         also write JUnit XML
   --json                 print only the report JSON on stdout
 
@@ -171,7 +176,11 @@ sums over trials, every trial/scenario/report verdict against its evidence, a SI
 planned kill of a passed trial, no duplicate or restart writes in a conformant report, no canary
 (secret) values anywhere, the implementation fingerprint's structure, and the reproduce commands
 against the recorded seed, selection and settings. That proves the report self-consistent, not
-who wrote it: anyone can reseal an edited report.
+who wrote it: anyone can reseal an edited report. An intact report exits with its own verdict's
+code (0 conformant or only expected failures, 1 nonconformant, 2 inconclusive), so a CI step that
+verifies a downloaded report gates on it; a report with problems exits 1. Given a signature file
+(report.dsse.json) instead of a report, it says which report to pass with it.
+  --integrity-only          only check the report is intact: exit 0 for any intact report, whatever its verdict
 
 Authenticity:
   --trust <public key>      check the signature envelope (report.dsse.json beside the report) with this
@@ -193,9 +202,12 @@ Usage: ejc merge <shard-report.json>... --out <dir>
 
 Merges the reports of "ejc run --shard i/n" for every i of the same n (same implementation,
 seed, selection and harness version) into <dir>/report.json. Its outcome digest equals the one
-an unsharded run produces. Exits with the merged report's verdict code.
-  --out <dir>   where to write the merged report (required)
-  --junit <f>   also write JUnit XML of the merged report
+an unsharded run produces. Exits with the merged report's verdict code (0 conformant or only
+expected failures, 1 nonconformant, 2 inconclusive).
+  --out <dir>          where to write the merged report (required; refused when it holds one, unless --force)
+  --force              replace the report --out already holds
+  --junit <f>          also write JUnit XML of the merged report
+  --integrity-only     exit 0 once the shards merged, whatever the merged verdict
 
 The shards must share the harness build, implementation fingerprint and settings; each shard's
 environment is kept as its own entry.`,
@@ -228,4 +240,19 @@ payload of a DSSE envelope with an Ed25519 signature. Default output: report.dss
 report. A report that does not verify is not signed (exit 1). The key file must be mode 0600.
   --key <file>   the private key (ejc keygen writes one)
   --out <file>   where to write the envelope`,
+  vectors: `
+Usage: ejc vectors [--impl <module> | --cmd <command>] [flags]
+
+Checks the implementation's §11 args digest against the test vectors shipped in
+docs/digest-vectors.json: every credential shape §11 names, nesting, escapes, numbers, key order and
+"__proto__". The journal is opened in a fresh directory; each vector is prepared as its own effect
+and the argsDigest of the row it persisted (listEffects) must equal the vector's v5: digest. A journal
+that answers the optional argsProjection operation (docs/protocol.md) has its canonical projection
+printed beside the expected one, the first differing character marked. Exit 0 when every digest
+matches, 1 when one does not.
+  --impl <module>, --impl-option <k=v>, --cmd <command>   the implementation, as for ejc run
+  --file <path>     another vectors file of the same shape
+  --only <name>     check only this vector (repeatable)
+  --timeout <ms>    limit per protocol request (default ${DEFAULT_TIMEOUT_MS})
+  --json            print the outcomes as JSON`,
 };

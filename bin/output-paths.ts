@@ -122,3 +122,15 @@ function statOrNull(path: string): Stats | null {
 function invalid(message: string, cause?: unknown): EjcError {
   return new EjcError('output_invalid', message, cause === undefined ? undefined : { cause });
 }
+
+/**
+ * Refuses an --out directory that already holds a report unless --force: a second run must not silently replace the
+ * evidence of the first. Checked before anything runs, so the refusal costs nothing.
+ */
+export function refuseExistingReport(out: string | undefined, force: boolean): void {
+  if (out === undefined || force) return;
+  const report = join(resolve(out), 'report.json');
+  if (existsSync(report)) {
+    throw invalid(`--out ${out} already holds a report (${report}); pass --force to replace it, or give a new directory (e.g. --out ${join(out, new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-'))})`);
+  }
+}

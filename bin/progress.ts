@@ -1,7 +1,7 @@
 // Progress while a run goes (one updating line on a terminal, plain lines in logs) and the summary after it.
 import type { ProgressEvent } from '../runner/run-conformance.js';
 import { notApplicableByFamily } from '../reports/family.js';
-import { failedAssertions, NOT_PASSING, stderrTail, whyNotPassing } from '../reports/failure-text.js';
+import { failedAssertions, failedTrialRows, NOT_PASSING, stderrTail, whyNotPassing } from '../reports/failure-text.js';
 import { gateOutcome } from '../reports/derive.js';
 import { claimedScope, exclusionLines, verdictStatement } from '../reports/scope.js';
 import { notTestedLines } from '../reports/not-tested.js';
@@ -152,9 +152,10 @@ function failureLines(x: ScenarioResult, style: Style, kept: readonly string[]):
   const lines = [`  ${style.bold(x.id)}  ${style.verdict(x.verdict)}: ${whyNotPassing(x)}${x.spec === '' ? '' : style.dim(`  (${x.spec})`)}`];
   const failed = failedAssertions(x, 120);
   for (const a of failed.slice(0, 8)) {
-    lines.push(`    ${style.red('✗')} ${a.name}`, `        expected: ${a.expected}`, `        actual:   ${a.actual}`);
+    lines.push(`    ${style.red('✗')} ${a.name}`, `        expected: ${a.expected}`, `        actual:   ${a.actual}`, ...a.difference.map((l) => `        ${l}`));
   }
   if (failed.length > 8) lines.push(`    … and ${failed.length - 8} more failed assertion(s) in the report`);
+  for (const l of failedTrialRows(x)) lines.push(`    ${l}`);
   if (x.verdict === 'inconclusive') for (const l of stderrTail(x, 3)) lines.push(style.dim(`    stderr: ${l}`));
   for (const dir of kept) lines.push(`    kept:      ${dir}`);
   lines.push(`    reproduce: ${x.reproduce}`);

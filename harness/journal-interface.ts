@@ -33,6 +33,8 @@ export interface EffectJournal {
   files(): MaybePromise<OpResult<'files'>>;
   fault(params: OpParams<'fault'>): MaybePromise<void>;
   seed(params: OpParams<'seed'>): MaybePromise<OpResult<'seed'>>;
+  /** The §11 projection of arguments, when `capabilities.argsProjection` is true (see docs/protocol.md). */
+  argsProjection?(params: OpParams<'argsProjection'>): MaybePromise<OpResult<'argsProjection'>>;
   /** KXM operations, present when `capabilities.kxm` is true (see spec kxm-effects-and-recovery). */
   'kxm.declare'?(params: OpParams<'kxm.declare'>): MaybePromise<OpResult<'kxm.declare'>>;
   'kxm.dispatch'?(params: OpParams<'kxm.dispatch'>): MaybePromise<OpResult<'kxm.dispatch'>>;

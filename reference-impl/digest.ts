@@ -11,15 +11,18 @@ const NO_OUTPUT_MAPPING = { 'ejc:output-mapping': 'absent' };
 
 /** The persisted args digest of a dispatch: secret keys excluded, credential shapes masked. */
 export function argsDigest(args: Readonly<Record<string, unknown>>, secretArgKeys: readonly string[]): string {
-  let text: string;
+  return DIGEST_VERSION + sha256Hex(argsCanonical(args, secretArgKeys));
+}
+
+/** The canonical JSON of the redacted projection argsDigest hashes (what `argsProjection` answers). */
+export function argsCanonical(args: Readonly<Record<string, unknown>>, secretArgKeys: readonly string[]): string {
   try {
-    text = canonicalJson(redactArgs(args, secretArgKeys));
+    return canonicalJson(redactArgs(args, secretArgKeys));
   } catch (error) {
     // Arguments that are not I-JSON (a lone surrogate) have no canonical form, so no digest: an invalid param, named.
     if (error instanceof TypeError) throw new JournalError('unsupported', `params.args: ${error.message.replace(/^canonicalJson: /, '')}`, { cause: error });
     throw error;
   }
-  return DIGEST_VERSION + sha256Hex(text);
 }
 
 /** The digest of the node's output-mapping configuration the effect ran under. */

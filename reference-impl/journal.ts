@@ -20,6 +20,9 @@ import { kxmRecover } from './kxm/recover.js';
 import { kxmCancel, kxmList, kxmResolve } from './kxm/resolve.js';
 import { createKxmSchema } from './kxm/schema.js';
 import { openConnection } from './sqlite.js';
+import { argsCanonical } from './digest.js';
+import { DIGEST_VERSION } from './constants.js';
+import { sha256Hex } from './sha256.js';
 
 export type ReferenceJournalOptions = JournalFactoryOptions & { tierMode?: TierMode; faultsAllowed?: boolean; sweepChunkSize?: number };
 
@@ -45,6 +48,7 @@ export class ReferenceJournal implements EffectJournal {
       resolution: true,
       sweepChunkSize: options.sweepChunkSize ?? DEFAULT_SWEEP_CHUNK,
       sqliteWal: true,
+      argsProjection: true,
     };
   }
 
@@ -120,6 +124,14 @@ export class ReferenceJournal implements EffectJournal {
 
   listEffects(): OpResult<'listEffects'> {
     return guard(() => ({ effects: listAllEffects(this.open_().db) }));
+  }
+
+  argsProjection(params: OpParams<'argsProjection'>): OpResult<'argsProjection'> {
+    // A pure function of the arguments: it needs no open journal and writes nothing.
+    return guard(() => {
+      const canonical = argsCanonical(params.args, params.secretArgKeys);
+      return { canonical, digest: DIGEST_VERSION + sha256Hex(canonical) };
+    });
   }
 
   files(): OpResult<'files'> {

@@ -2,7 +2,7 @@
 import { notApplicableByFamily } from './family.js';
 import { failedAssertions, NOT_PASSING, whyNotPassing } from './failure-text.js';
 import type { Report, ScenarioResult } from './schema.js';
-import { claimedScope, exclusionLines, verdictStatement } from './scope.js';
+import { claimedScope, exclusionLines, exclusionReason, verdictStatement } from './scope.js';
 import { describeCause, rootCauseHeadline, rootCauses } from './root-causes.js';
 
 /** Whether this process runs as a GitHub Actions step. */
@@ -89,7 +89,7 @@ export function stepSummary(report: Report, reportPath: string | null): string {
   }
   if (!scope.complete) {
     lines.push('', '### Not tested: excluded by the claims', '', 'The verdict holds for the claimed scope only.', '', '| capability | scenarios | families | because |', '|---|---:|---|---|');
-    for (const [i, g] of scope.excluded.entries()) lines.push(`| ${code(g.capability)} | ${g.count} | ${cell(g.families.join(', '))} | ${cell(exclusionLines(scope)[i]!.replace(/^[^(]*\(/, '').replace(/\)$/, ''))} |`);
+    for (const g of scope.excluded) lines.push(`| ${code(g.capability)} | ${g.count} | ${cell(g.families.join(', '))} | ${cell(exclusionReason(g))} |`);
   }
   lines.push('', reportPath === null ? 'Report not written (no `--out`).' : `Report: ${code(reportPath)} · verify with ${code(report.reproduce.verify)}`);
   lines.push(`Outcome digest ${code(report.outcomeDigest)}`, '');

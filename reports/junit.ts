@@ -1,6 +1,8 @@
 // JUnit XML for CI dashboards: one testsuite per report, one testcase per scenario, grouped by family.
+import { markDifference, worthMarking } from './string-diff.js';
 import { maskText } from '../shared/secrets/mask.js';
 import { scenarioFamily } from './family.js';
+import { failedTrialRows } from './failure-text.js';
 import type { Report, ScenarioResult } from './schema.js';
 import { describeCause, rootCauseHeadline, rootCauses } from './root-causes.js';
 
@@ -74,8 +76,10 @@ function failureBody(s: ScenarioResult): string {
     for (const a of t.assertions) {
       if (a.passed) continue;
       lines.push(`trial ${t.id}: ${a.name}`, `  expected: ${show(a.expected)}`, `  actual:   ${show(a.actual)}`);
+      if (typeof a.expected === 'string' && typeof a.actual === 'string' && worthMarking(a.expected, a.actual)) lines.push(...markDifference(a.expected, a.actual).map((l) => `  ${l}`));
     }
   }
+  lines.push(...failedTrialRows(s, 4));
   lines.push(`reproduce: ${s.reproduce}`);
   return lines.join('\n');
 }

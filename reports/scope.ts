@@ -44,10 +44,12 @@ export function verdictStatement(verdict: Verdict, scope: Scope): string {
 
 /** One line per exclusion: what was not tested, because of which capability, and how to include it. */
 export function exclusionLines(scope: Scope): string[] {
-  return scope.excluded.map((g) => {
-    const fix = g.by === 'harness' ? 'the harness machine lacks it (--require makes that an error)' : `the journal does not claim it; --require ${requireName(g.capability)} makes a CI gate fail without it`;
-    return `${g.capability}: ${g.count} scenario(s) of ${g.families.join(', ')} not tested (${fix})`;
-  });
+  return scope.excluded.map((g) => `${g.capability}: ${g.count} scenario(s) of ${g.families.join(', ')} not tested (${exclusionReason(g)})`);
+}
+
+/** Why one capability's scenarios were not tested, and what makes CI fail without them. */
+export function exclusionReason(g: Scope['excluded'][number]): string {
+  return g.by === 'harness' ? 'the harness machine lacks it (--require makes that an error)' : `the journal does not claim it; --require ${requireName(g.capability)} makes a CI gate fail without it`;
 }
 
 /** The --require name of a capability (`harness:strace` is required as `strace`). */

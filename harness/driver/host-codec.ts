@@ -101,6 +101,7 @@ export const HOST_PARAMS: Readonly<Record<string, Shape>> = {
       }),
     ),
   }),
+  argsProjection: obj({ args: rec(json), secretArgKeys: arr(str()) }),
   'kxm.declare': obj(
     {
       runId: id,

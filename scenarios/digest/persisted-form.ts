@@ -4,6 +4,7 @@ import { defineScenario, type Scenario } from '../../harness/scenario.js';
 import { callPrepare, defaultCall, runEffectKey, seedRows, snapshotAfter, snapshotBefore } from '../support.js';
 import { resumeRun } from '../../harness/engine/run-engine.js';
 import type { ToolCall } from '../../harness/engine/model.js';
+import { expectDigest } from './digest-check.js';
 
 // Arguments whose redacted projection has one reading: no credential-shaped key, scheme, URL userinfo, query or flag,
 // so the only redaction is dropping the declared secret keys. The expectation needs no redactor of its own.
@@ -39,7 +40,7 @@ export const journalDigest: Scenario[] = [
       const all = await snapshotAfter(t, client);
       for (const [i, w] of WORKLOADS.entries()) {
         const row = all.find((r) => r.effectId === ids[i]);
-        t.expect(`argsDigest of workload ${i + 1}`, expectedDigest(w.args, w.secretArgKeys), row?.argsDigest.toLowerCase() ?? null);
+        await expectDigest(t, client, `argsDigest of workload ${i + 1}`, expectedProjection(w.args, w.secretArgKeys), w, row?.argsDigest.toLowerCase() ?? null);
       }
     },
   }),
@@ -77,8 +78,14 @@ export const journalDigest: Scenario[] = [
 
 /** v5: + SHA-256 hex of canonical JSON of the arguments without their declared secret keys, computed here, not by any journal. */
 export function expectedDigest(args: Readonly<Record<string, unknown>>, secretArgKeys: readonly string[]): string {
+  return expectedProjection(args, secretArgKeys).digest;
+}
+
+/** The canonical JSON expectedDigest hashes, with the digest: what a mismatch shows beside the journal's own projection. */
+export function expectedProjection(args: Readonly<Record<string, unknown>>, secretArgKeys: readonly string[]): { digest: string; canonical: string } {
   const projection = Object.fromEntries(Object.entries(args).filter(([k]) => !secretArgKeys.includes(k)));
-  return `v5:${createHash('sha256').update(canonical(projection), 'utf8').digest('hex')}`;
+  const text = canonical(projection);
+  return { digest: `v5:${createHash('sha256').update(text, 'utf8').digest('hex')}`, canonical: text };
 }
 
 // Sorted keys (by UTF-16 code unit), no whitespace: deliberately not the harness's or any journal's serializer.

@@ -1,6 +1,6 @@
 // The wire protocol's zod schemas: the single source of truth for every message in both directions.
 import { z } from 'zod';
-import { Checkpoint, EffectRow, Fault, FaultRequest, GateDecision, GateRequest, PROTOCOL_VERSION, PrepareRequest, PrepareVerdict, ReconcileRequest, ReconcileResult, ResolveRequest, RunTerminalRequest, SeedRequest, SessionReadRequest, SessionReadResult, SessionSweepRequest, SessionSweepResult, SettleRequest, SettleResult, SweepCount, TierMode } from './core-schemas.js';
+import { Checkpoint, EffectRow, JsonObject, Fault, FaultRequest, GateDecision, GateRequest, PROTOCOL_VERSION, PrepareRequest, PrepareVerdict, ReconcileRequest, ReconcileResult, ResolveRequest, RunTerminalRequest, SeedRequest, SessionReadRequest, SessionReadResult, SessionSweepRequest, SessionSweepResult, SettleRequest, SettleResult, SweepCount, TierMode } from './core-schemas.js';
 import { KxmCancelRequest, KxmCancelResult, KxmCompleteRequest, KxmDeclareRequest, KxmDeclareVerdict, KxmDispatchRequest, KxmDispatchResult, KxmEffect, KxmListResult, KxmRecoverRequest, KxmRecoverResult, KxmResolveRequest } from './kxm-schemas.js';
 
 export * from './core-schemas.js';
@@ -28,7 +28,15 @@ export const Capabilities = z.object({
    * does: the harness's kill does not reach that server, and the report's claim boundary says so.
    */
   externalState: z.string().min(1).optional(),
+  /**
+   * The journal answers `argsProjection`: the §11 redacted projection it hashes, as canonical JSON. Optional and never
+   * required; with it a digest mismatch shows the journal's projection beside the expected one, first difference marked.
+   */
+  argsProjection: z.boolean().optional(),
 });
+/** `argsProjection`: the projection a prepare of these arguments would hash; it writes nothing. */
+export const ArgsProjectionRequest = z.object({ args: JsonObject, secretArgKeys: z.array(z.string()) });
+export const ArgsProjectionResult = z.object({ canonical: z.string(), digest: z.string() });
 export const OpenRequest = z.object({
   dir: z.string().min(1),
   /** Points at which the implementation must announce itself and block for the harness. */
@@ -61,6 +69,7 @@ export const Operations = {
   files: { params: z.object({}), result: z.object({ files: z.array(z.string()) }) },
   fault: { params: FaultRequest, result: z.object({}) },
   seed: { params: SeedRequest, result: z.object({ effectIds: z.array(z.string()) }) },
+  argsProjection: { params: ArgsProjectionRequest, result: ArgsProjectionResult },
   'kxm.declare': { params: KxmDeclareRequest, result: KxmDeclareVerdict },
   'kxm.dispatch': { params: KxmDispatchRequest, result: KxmDispatchResult },
   'kxm.complete': { params: KxmCompleteRequest, result: KxmEffect },

@@ -65,6 +65,9 @@ describe('the claimed scope', () => {
     expect(md).toContain('## ✅ ejc conformance: conformant within the claimed scope only: 1 scenario(s) not run because of sessions (1)');
     expect(md).toContain('### Not tested: excluded by the claims');
     expect(md).toContain('| <code>sessions</code> | 1 | cp10 |');
+    // The whole reason, never a cell cut inside "scenario(s)".
+    expect(md).toContain('| <code>sessions</code> | 1 | cp10 | the journal does not claim it; --require sessions makes a CI gate fail without it |');
+    expect(md).not.toContain('s) of cp10');
     expect(annotationLines(report).some((l) => l.startsWith('::warning title=ejc conformant for the claimed scope only::sessions: 1 scenario(s) of cp10 not tested'))).toBe(true);
     const page = reportHtml(report);
     expect(page).toContain('<h1>conformant within the claimed scope only: 1 scenario(s) not run because of sessions (1):');

@@ -33,8 +33,10 @@ describe('ejc run --bail', () => {
     expect(report.partial?.notRun.sort()).toEqual(FAILING.filter((id) => id !== report.partial?.stoppedAfter));
     expect(report.verdict).toBe('nonconformant');
 
+    // Intact, and its verdict is nonconformant: verify exits with the verdict, --integrity-only with 0.
     const verified = await ejc(['verify', join(out, 'report.json')]);
-    expect(verified.exitCode, verified.stderr).toBe(0);
+    expect(verified.exitCode, verified.stderr).toBe(1);
+    expect((await ejc(['verify', join(out, 'report.json'), '--integrity-only'])).exitCode).toBe(0);
     expect(verified.stdout).toContain('partial: --bail stopped the run after');
     const merged = await ejc(['merge', join(out, 'report.json'), '--out', join(tmp.path, 'merged')]);
     expect(merged.exitCode).toBe(3);

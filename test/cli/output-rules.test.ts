@@ -1,6 +1,6 @@
 // The output rules in-process: colour, the terminal summary, table fitting, explain matching, suggestions, --exclude, GitHub escaping.
 import { describe, expect, it } from 'vitest';
-import { matchScenarios, table, terminalWidth } from '../../bin/cmd-catalog.js';
+import { listTable, matchScenarios, table, terminalWidth } from '../../bin/cmd-catalog.js';
 import { canRedraw, colourEnabled, createStyle } from '../../bin/colour.js';
 import { summaryText } from '../../bin/progress.js';
 import { publishRunOutputs } from '../../bin/run-outputs.js';
@@ -12,6 +12,8 @@ import { annotationLines, escapeData, escapeProperty, stepSummary, workflowComma
 import { missingNeed } from '../../harness/scenario.js';
 import { listScenarios } from '../../scenarios/catalog.js';
 import { buildReport, scenario, trial } from '../reports/fixture.js';
+import { compactJson, cutAtWord } from '../../reports/failure-text.js';
+import { ejc } from './ejc-process.js';
 
 const tty = { isTTY: true };
 const pipe = { isTTY: false };
@@ -81,16 +83,38 @@ describe('the terminal summary', () => {
 });
 
 describe('the catalog commands', () => {
-  it('cuts tags, then titles so a table fits the width, and leaves a pipe alone', () => {
+  it('cuts the spec, then tags, then titles (at a word) so a table fits the width; drops columns before a title gets short', () => {
     const rows = [['ID', 'SPEC', 'TAGS', 'TITLE'], ['cp04.after-settle.public-args-changed', 'effect-journal §12.4', 'crash-matrix,run,replay', 'Kill after the settle, then change the public args: refused, never replayed']];
     const fitted = table(rows, 120).trimEnd().split('\n');
-    expect(Math.max(...fitted.map((l) => l.length))).toBe(119);
-    expect(fitted[1]).toMatch(/^cp04\.after-settle\.public-args-changed {2}effect-journal §12\.4 {2}crash… {2}Kill after the settle, then change the public arg…$/);
+    expect(fitted.every((l) => l.length <= 119)).toBe(true);
+    expect(fitted[1]).toBe('cp04.after-settle.public-args-changed  effect-journa…  crash…  Kill after the settle, then change the public args:…');
     expect(table(rows, 50).split('\n').every((l) => l.length <= 49)).toBe(true);
     expect(table(rows)).toContain('refused, never replayed\n');
+    // 100 columns: without SPEC the title keeps 40+ characters; 80: without TAGS too.
+    expect(listTable(rows, 100).split('\n')[0]).toMatch(/^ID +TAGS +TITLE$/);
+    expect(listTable(rows, 80).split('\n')[1]).toBe('cp04.after-settle.public-args-changed  Kill after the settle, then change the…');
+    expect(listTable(rows, 200).split('\n')[0]).toMatch(/^ID +SPEC +TAGS +TITLE$/);
     expect(terminalWidth({ isTTY: true, columns: 100 }, { COLUMNS: '60' })).toBe(100);
     expect(terminalWidth({ isTTY: false }, { COLUMNS: '60' })).toBe(60);
-    expect(terminalWidth({ isTTY: false }, { COLUMNS: 'wide' })).toBe(Infinity);
+    // Not a terminal and no COLUMNS: 100, never a 497-character line.
+    expect(terminalWidth({ isTTY: false }, { COLUMNS: 'wide' })).toBe(100);
+    expect(terminalWidth({ isTTY: false }, {})).toBe(100);
+  });
+
+  it('cuts a long value at a word boundary when one is near, else at the limit', () => {
+    expect(cutAtWord('sessions: 1 scenario(s) of cp10 not tested because the journal does not claim it', 40)).toBe('sessions: 1 scenario(s) of cp10 not…');
+    expect(cutAtWord('x'.repeat(50), 20)).toBe(`${'x'.repeat(19)}…`);
+    expect(compactJson('short', 40)).toBe('"short"');
+    expect(compactJson('a b c d e f g h i j k l m n o p q r s t u v w x y z', 30)).toBe('"a b c d e f g h i j k l m n…');
+  });
+
+  it('ejc list fits 100 columns when not a terminal, and every title keeps at least 30 characters', async () => {
+    const r = await ejc(['list'], { env: { COLUMNS: '' } });
+    expect(r.exitCode).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n').slice(0, -1);
+    expect(Math.max(...lines.map((l) => [...l].length))).toBeLessThanOrEqual(99);
+    const titleAt = lines[0]!.indexOf('TITLE');
+    expect(lines.slice(1).every((l) => [...l].length - titleAt >= 30 || !l.endsWith('…'))).toBe(true);
   });
 
   it('explains an exact id, else a glob, else a prefix', () => {

@@ -4,7 +4,7 @@ import { dir } from 'tmp-promise';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { writeReportFile } from '../../reports/write-report.js';
 import { verifyReport } from '../../reports/verify.js';
-import { buildReport } from '../reports/fixture.js';
+import { buildReport, defaultScenarios, scenario, trial } from '../reports/fixture.js';
 import { ejc } from './ejc-process.js';
 
 let tmp: { path: string; cleanup: () => Promise<void> };
@@ -13,6 +13,69 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await tmp.cleanup();
+});
+
+/** A sealed, intact report whose first scenario failed one assertion: verdict nonconformant. */
+function nonconformant(shard?: { index: number; count: number }) {
+  const scenarios = defaultScenarios();
+  scenarios[1] = scenario('cp02.after-prepare', [trial('t1', { verdict: 'failed', assertions: [{ name: 'writes', expected: 1, actual: 2, passed: false }] })], { verdict: 'failed', reason: 'assertion failed: writes' });
+  return buildReport(scenarios, shard === undefined ? {} : { shard });
+}
+
+describe('exit codes that fit CI', () => {
+  it('verify exits with an intact report\'s verdict (1 for nonconformant), and 0 with --integrity-only', async () => {
+    const report = nonconformant();
+    expect(report.verdict).toBe('nonconformant');
+    expect(verifyReport(report)).toEqual({ ok: true, problems: [] });
+    const path = await writeReportFile(join(tmp.path, 'nc'), report);
+    const r = await ejc(['verify', path]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toContain('valid nonconformant report');
+    expect(r.stdout).toContain('exit 1: the report is intact and its verdict is nonconformant');
+    const only = await ejc(['verify', path, '--integrity-only']);
+    expect(only.exitCode).toBe(0);
+    expect(only.stdout).not.toContain('exit 1');
+  });
+
+  it('merge exits with the merged verdict (1 for nonconformant), and 0 with --integrity-only', async () => {
+    const paths: string[] = [];
+    for (const index of [1, 2]) paths.push(await writeReportFile(join(tmp.path, `s${index}`), nonconformant({ index, count: 2 })));
+    const r = await ejc(['merge', ...paths, '--out', join(tmp.path, 'm1')]);
+    expect(r.exitCode, r.stderr).toBe(1);
+    expect(r.stdout).toContain(': nonconformant (');
+    const only = await ejc(['merge', ...paths, '--out', join(tmp.path, 'm2'), '--integrity-only']);
+    expect(only.exitCode, only.stderr).toBe(0);
+  });
+
+  it('refuses to overwrite a report in --out without --force, and replaces it with --force', async () => {
+    const paths: string[] = [];
+    for (const index of [1, 2]) paths.push(await writeReportFile(join(tmp.path, `s${index}`), buildReport(undefined, { shard: { index, count: 2 } })));
+    const out = join(tmp.path, 'merged');
+    expect((await ejc(['merge', ...paths, '--out', out])).exitCode).toBe(0);
+    const before = await readFile(join(out, 'report.json'), 'utf8');
+    const again = await ejc(['merge', ...paths, '--out', out]);
+    expect(again.exitCode).toBe(3);
+    expect(again.stderr).toContain(`--out ${out} already holds a report (${join(out, 'report.json')}); pass --force to replace it`);
+    expect(await readFile(join(out, 'report.json'), 'utf8')).toBe(before);
+    const forced = await ejc(['merge', ...paths, '--out', out, '--force']);
+    expect(forced.exitCode, forced.stderr).toBe(0);
+    // ejc run checks it before any trial: the refusal costs nothing and the old report stays.
+    const run = await ejc(['run', '--scenario', 'cp04.after-settle', '--out', out]);
+    expect(run.exitCode).toBe(3);
+    expect(run.stderr).toContain('already holds a report');
+    expect(run.stderr).not.toContain('verdict');
+  });
+
+  it('verify of a signature envelope says which report to pass with it instead of listing schema errors', async () => {
+    const path = join(tmp.path, 'report.dsse.json');
+    await writeFile(path, JSON.stringify({ payloadType: 'application/vnd.in-toto+json', payload: 'e30=', signatures: [{ keyid: 'k', sig: 'AA==' }] }));
+    const r = await ejc(['verify', path]);
+    expect(r.exitCode).toBe(1);
+    expect(r.stdout).toBe(`${path}: is a DSSE signature envelope (ejc sign writes one beside the report), not a report. Verify the report it signs and pass the envelope with it: ejc verify ${join(tmp.path, 'report.json')} --trust <public key>`);
+    const other = join(tmp.path, 'sig.json');
+    await writeFile(other, JSON.stringify({ payloadType: 'application/vnd.in-toto+json', payload: 'e30=', signatures: [] }));
+    expect((await ejc(['verify', other])).stdout).toContain(`--envelope ${other}`);
+  });
 });
 
 describe('ejc verify', () => {

@@ -49,8 +49,8 @@ describe('host codec', () => {
     // Of node_modules, only the journal's own better-sqlite3 (which the trace sees now that it follows require()) and its hash.
     expect(loaded.filter((p) => p.includes('node_modules') && !p.startsWith('node_modules/better-sqlite3/') && !p.startsWith('node_modules/@noble/hashes/'))).toEqual([]);
     expect(loaded).toContain('node_modules/better-sqlite3/lib/index.js');
-    const harness = loaded.filter((p) => p.startsWith('dist/harness/')).sort();
-    expect(harness).toEqual(['canonical-json.js', 'driver/host.bundle.cjs', 'journal-interface.js'].map((p) => `dist/harness/${p}`));
+    const harness = loaded.filter((p) => p.startsWith('dist/harness/') || p.startsWith('dist/shared/')).sort();
+    expect(harness).toEqual(['dist/harness/driver/host.bundle.cjs', 'dist/harness/journal-interface.js', 'dist/shared/canonical-json.js']);
     // The one-file host is built from the host's own modules and nothing else (no zod, nothing of the harness side).
     const inputs = JSON.parse(readFileSync(join(root, 'dist', 'harness', 'driver', HOST_BUNDLE_INPUTS), 'utf8')) as string[];
     expect(inputs).toEqual(['../secrets/impl-secrets.js', 'code-cache.js', 'host-args.js', 'host-codec.js', 'host-io.js', 'host-serve.js', 'host-shape.js', 'host.js']);

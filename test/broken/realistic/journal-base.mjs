@@ -13,7 +13,7 @@ export async function referenceWith(swaps = {}) {
   return createReferenceJournal;
 }
 
-const OPS = ['open', 'close', 'prepare', 'settle', 'gate', 'reconcile', 'resolve', 'runTerminal', 'sessionRead', 'sessionSweep', 'checkpoint', 'listEffects', 'files', 'fault', 'seed', 'kxm.declare', 'kxm.dispatch', 'kxm.complete', 'kxm.recover', 'kxm.resolve', 'kxm.cancel', 'kxm.list'];
+const OPS = ['open', 'close', 'prepare', 'settle', 'gate', 'reconcile', 'resolve', 'runTerminal', 'sessionRead', 'sessionSweep', 'checkpoint', 'listEffects', 'files', 'fault', 'seed', 'argsProjection', 'kxm.declare', 'kxm.dispatch', 'kxm.complete', 'kxm.recover', 'kxm.resolve', 'kxm.cancel', 'kxm.list'];
 
 /** A journal named `name`: the reference with `overrides(reference, ctx)` replacing some of its operations. */
 export function journal(createReferenceJournal, name, options, overrides = () => ({})) {

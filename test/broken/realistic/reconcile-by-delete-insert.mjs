@@ -3,7 +3,7 @@
 import { journal, referenceWith } from './journal-base.mjs';
 
 const createReferenceJournal = await referenceWith();
-const { canonicalJson } = await import(new URL('../../../dist/harness/canonical-json.js', import.meta.url).href);
+const { canonicalJson } = await import(new URL('../../../dist/shared/canonical-json.js', import.meta.url).href);
 
 export function createJournal(options) {
   return journal(createReferenceJournal, 'reconcile-by-delete-insert', options, (j, ctx) => ({

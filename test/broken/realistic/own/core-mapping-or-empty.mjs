@@ -8,6 +8,7 @@ export function outputMappingDigest(config) {
 }
 
 export const argsDigest = original.argsDigest;
+export const argsCanonical = original.argsCanonical;
 export const isCurrentDigest = original.isCurrentDigest;
 export const idempotencyKeyFor = original.idempotencyKeyFor;
 export const identityJson = original.identityJson;

@@ -7,8 +7,13 @@ import * as original from '../../../../dist/reference-impl/digest.js';
 const VERSION = 'v5:';
 
 export function argsDigest(args, secretArgKeys) {
+  return VERSION + createHash('sha256').update(argsCanonical(args, secretArgKeys)).digest('hex');
+}
+
+// What it hashes, which is also what it answers to argsProjection.
+export function argsCanonical(args, secretArgKeys) {
   const projection = redactArgs(args, secretArgKeys);
-  return VERSION + createHash('sha256').update(JSON.stringify(projection, Object.keys(projection).sort())).digest('hex');
+  return JSON.stringify(projection, Object.keys(projection).sort());
 }
 
 export function outputMappingDigest(config) {

@@ -6,10 +6,15 @@ import * as original from '../../../../dist/reference-impl/digest.js';
 const VERSION = 'v5:';
 
 export function argsDigest(args, secretArgKeys) {
+  return VERSION + createHash('sha256').update(argsCanonical(args, secretArgKeys)).digest('hex');
+}
+
+// What it hashes, which is also what it answers to argsProjection.
+export function argsCanonical(args, secretArgKeys) {
   const projection = redactArgs(args, secretArgKeys);
   // Sorted keys, no whitespace: one spelling per call.
   const sorted = Object.fromEntries(Object.keys(projection).sort().map((key) => [key, projection[key]]));
-  return VERSION + createHash('sha256').update(JSON.stringify(sorted)).digest('hex');
+  return JSON.stringify(sorted);
 }
 
 export function outputMappingDigest(config) {
