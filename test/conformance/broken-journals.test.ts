@@ -15,10 +15,11 @@ import { BLIND3_TARGETS } from './blind3-targets.js';
 import { GAP_TARGETS } from './gap-targets.js';
 import { GENERATED_TARGETS } from './generated-targets.js';
 import { EVASIVE_TARGETS } from './evasive-targets.js';
+import { DIMENSION_TARGETS } from './dimension-targets.js';
 
 const BROKEN = fileURLToPath(new URL('../broken/broken-journal.mjs', import.meta.url));
 const FIT = fileURLToPath(new URL('../broken/fit-journals.mjs', import.meta.url));
-const CATALOGUE = [...DEFECT_TARGETS.map((target) => ({ module: BROKEN, target })), ...FIT_TARGETS.map((target) => ({ module: FIT, target })), ...EDGE_TARGETS, ...S8E_KXM_TARGETS, ...CLAIM_TARGETS, ...SECRET_TARGETS, ...BLIND_TARGETS, ...BLIND2_TARGETS, ...BLIND3_TARGETS, ...GAP_TARGETS, ...GENERATED_TARGETS, ...EVASIVE_TARGETS];
+const CATALOGUE = [...DEFECT_TARGETS.map((target) => ({ module: BROKEN, target })), ...FIT_TARGETS.map((target) => ({ module: FIT, target })), ...EDGE_TARGETS, ...S8E_KXM_TARGETS, ...CLAIM_TARGETS, ...SECRET_TARGETS, ...BLIND_TARGETS, ...BLIND2_TARGETS, ...BLIND3_TARGETS, ...GAP_TARGETS, ...GENERATED_TARGETS, ...EVASIVE_TARGETS, ...DIMENSION_TARGETS];
 const caughtBy = new Map<string, string[]>();
 
 describe('deliberately broken journals', () => {
