@@ -13,7 +13,7 @@ const realistic = (await import(new URL('../broken/realistic/index.mjs', import.
 export const DIMENSION_TARGETS: readonly RealisticTarget[] = realistic.DIMENSIONS.map(({ name, scenarios }) => realisticTarget(realistic.realisticModule(name), name, scenarios));
 
 /** The scenario families added for the dimensions. */
-export const DIMENSION_FAMILIES = ['digest.public-values-count', 'digest.credential-forms-fixed', 'identity.*'];
+export const DIMENSION_FAMILIES = ['digest.public-values-count', 'digest.credential-forms-fixed', 'identity.*', '*.scale.*'];
 
 const example = (path: string): string => fileURLToPath(new URL(`../../examples/${path}`, import.meta.url));
 

@@ -193,4 +193,7 @@ export const DIMENSIONS = [
   { name: 'digest-scheme-keeps-casing', scenarios: ['digest.credential-forms-fixed'] },
   { name: 'scope-ignores-kind', scenarios: ['identity.ids-collide-across-kinds'] },
   { name: 'replay-key-joined-with-colon', scenarios: ['identity.joined-fields-stay-apart'] },
+  { name: 'gate-first-page-only', scenarios: ['gate.scale.thousand-rows'] },
+  { name: 'terminal-sweep-one-chunk', scenarios: ['gate.scale.thousand-rows'] },
+  { name: 'result-cut-above-a-mebibyte', scenarios: ['replay.scale.megabyte-result'] },
 ];
