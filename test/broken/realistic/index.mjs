@@ -190,7 +190,7 @@ export const DIMENSIONS = [
   { name: 'digest-masks-random-looking', scenarios: ['digest.public-values-count'] },
   { name: 'digest-drops-null-members', scenarios: ['digest.public-values-count'] },
   { name: 'digest-sorts-string-arrays', scenarios: ['digest.public-values-count'] },
-  { name: 'digest-scheme-keeps-casing', scenarios: ['digest.credential-forms-fixed'] },
+  { name: 'redact-quote-ends-at-first-quote', scenarios: ['digest.credential-forms-fixed'] },
   { name: 'scope-ignores-kind', scenarios: ['identity.ids-collide-across-kinds'] },
   { name: 'replay-key-joined-with-colon', scenarios: ['identity.joined-fields-stay-apart'] },
   { name: 'gate-first-page-only', scenarios: ['gate.scale.thousand-rows'] },
