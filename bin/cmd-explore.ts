@@ -85,7 +85,7 @@ export async function exploreCommand(argv: string[]): Promise<number> {
   return exitCodeFor(report);
 }
 
-/** The generation profile: mixed (default), runs (no sessions) or dimensions (shared ids, look-alike values, a wide node). */
+/** The generation profile: mixed (default), runs (no sessions) or dimensions (shared ids, look-alike values). */
 export function parseProfile(text: string | undefined): 'mixed' | 'runs' | 'dimensions' {
   if (text === undefined || text === 'mixed' || text === 'runs' || text === 'dimensions') return text ?? 'mixed';
   throw new EjcError('usage', `--profile must be mixed, runs or dimensions, got ${JSON.stringify(text)}`);

@@ -1,24 +1,24 @@
 // The dimensions profile (`ejc explore --profile dimensions`): ids drawn from one pool across runs, sessions and nodes,
-// public values a journal might take for secrets, and a node with hundreds of calls. Drawn after the base case and the
+// and public values a journal might take for secrets. Drawn after the base case and the
 // widening, and only in this profile, so the other profiles' seed streams stay what they were.
 import fc from 'fast-check';
 import { createHash } from 'node:crypto';
-import type { CallPlan, RunPlan, TrialCase } from './case.js';
+import type { CallPlan, TrialCase } from './case.js';
 
 export interface Dimensions {
   /** Sessions take the runs' ids, and a run's second node is named like a turn ("0", "1"). */
   readonly sharedIds: boolean;
   /** Every run call gains public members that look random (hex, base64, a UUID) and an own `__proto__` member. */
   readonly lookalikes: number | null;
-  /** The first node of the first run is widened to this many calls (past a 256-row page). */
-  readonly wide: number | null;
 }
 
-/** The arbitrary of the dimensions, each on in about half of the trials (the wide node in a quarter: it is the dear one). */
+/**
+ * The arbitrary of the dimensions, each on in about half of the trials. Scale is not here: a generated node of 300
+ * calls with its kills and restarts ran past ten minutes on a loaded machine; gate.scale.* carries it as a fixed workload.
+ */
 export const dimensions: fc.Arbitrary<Dimensions> = fc.record({
   sharedIds: fc.boolean(),
   lookalikes: fc.option(fc.nat(999), { nil: null }),
-  wide: fc.option(fc.integer({ min: 257, max: 300 }), { nil: null, freq: 4 }),
 });
 
 /** The case with the dimensions applied (only where it has what each needs: sessions, a second node, a run). */
@@ -33,10 +33,6 @@ export function withDimensions(c: TrialCase, d: Dimensions | null): TrialCase {
   if (d.lookalikes !== null) {
     const seed = d.lookalikes;
     runs = runs.map((r) => ({ ...r, nodes: r.nodes.map((n) => ({ ...n, calls: n.calls.map((k, i) => lookalike(k, `${seed}-${i}`)) })) }));
-  }
-  if (d.wide !== null && runs.length > 0) {
-    const [first, ...rest] = runs;
-    runs = [widened(first!, d.wide), ...rest];
   }
   return { ...c, runs, sessions };
 }
@@ -53,14 +49,4 @@ function lookalike(k: CallPlan, seed: string): CallPlan {
   const args: Record<string, unknown> = {};
   for (const [key, value] of [...Object.entries(k.args.args), ...values]) Object.defineProperty(args, key, { value, enumerable: true, writable: true, configurable: true });
   return { ...k, args: { args, secretArgKeys: k.args.secretArgKeys } };
-}
-
-// The node's calls repeated at fresh slots until it has `n`: a gate, listing or sweep reading a page misses the tail.
-function widened(run: RunPlan, n: number): RunPlan {
-  const [node, ...others] = run.nodes;
-  if (node === undefined || node.calls.length === 0) return run;
-  const base = node.calls;
-  const top = Math.max(...base.map((k) => k.slot));
-  const more = Array.from({ length: Math.max(0, n - base.length) }, (_, i): CallPlan => ({ ...base[i % base.length]!, slot: top + 1 + i, padding: 0, rerun: ['same'] }));
-  return { ...run, nodes: [{ ...node, calls: [...base, ...more] }, ...others] };
 }

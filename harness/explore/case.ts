@@ -15,7 +15,7 @@ export interface Features {
   readonly strace: boolean;
   /** libfaketime can move a restarted driver's clock. */
   readonly faketime: boolean;
-  /** The dimensions profile: shared id pools, look-alike public values, a node with hundreds of calls (arb-dimensions.ts). */
+  /** The dimensions profile: shared id pools, look-alike public values (arb-dimensions.ts). */
   readonly dimensions?: boolean;
   /** The kxm.* operations work (the KXM effects-and-recovery contract). */
   readonly kxm: boolean;

@@ -27,7 +27,7 @@ export function machineFeatures(f: Features): string {
 
 /**
  * A generation profile: `mixed` uses everything the features allow, `runs` leaves sessions out (runs, races, faults only),
- * `dimensions` is mixed with ids shared across kinds, look-alike public values and a wide node (arb-dimensions.ts).
+ * `dimensions` is mixed with ids shared across kinds, and look-alike public values (arb-dimensions.ts).
  */
 export type Profile = 'mixed' | 'runs' | 'dimensions';
 
