@@ -89,10 +89,10 @@ export async function exploreCommand(argv: string[]): Promise<number> {
   return exitCodeFor(report);
 }
 
-/** The generation profile: mixed (default) or runs (no sessions). */
-export function parseProfile(text: string | undefined): 'mixed' | 'runs' {
-  if (text === undefined || text === 'mixed' || text === 'runs') return text ?? 'mixed';
-  throw new EjcError('usage', `--profile must be mixed or runs, got ${JSON.stringify(text)}`);
+/** The generation profile: mixed (default), runs (no sessions) or dimensions (shared ids, look-alike values). */
+export function parseProfile(text: string | undefined): 'mixed' | 'runs' | 'dimensions' {
+  if (text === undefined || text === 'mixed' || text === 'runs' || text === 'dimensions') return text ?? 'mixed';
+  throw new EjcError('usage', `--profile must be mixed, runs or dimensions, got ${JSON.stringify(text)}`);
 }
 
 /** `60s`, `5m`, `1h`, `1500ms` or plain seconds. */

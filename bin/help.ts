@@ -131,7 +131,8 @@ Exploration:
   --jobs <n>             trials run concurrently (default: one per core)
   --shard <i>/<n>        run every n-th trial of the stream from the i-th; join the shards with ejc merge
   --max-shrinks <n>      real trials the shrinking may run (default 40)
-  --profile <p>          mixed (default: everything the implementation offers) or runs (no sessions)
+  --profile <p>          mixed (default: everything the implementation offers), runs (no sessions) or dimensions
+                         (mixed with ids shared across runs, sessions and nodes, look-alike public values)
   --timeout <ms>         per-operation timeout (default ${DEFAULT_TIMEOUT_MS})
   --keep, --keep-failed  keep trial directories
 

@@ -46,6 +46,9 @@ import { secretsSize } from './secrets/size.js';
 import { gateHoursLater } from './gate/hours-later.js';
 import { retentionDaysLater } from './retention/days-later.js';
 import { sweepEveryOp } from './sweep/every-op.js';
+import { digestPublicValues } from './digest/public-values-count.js';
+import { identityCollisions } from './identity/ids-collide-across-kinds.js';
+import { gateScale } from './gate/scale.js';
 
 export interface ScenarioInfo {
   id: string;
@@ -62,7 +65,7 @@ let cached: Scenario[] | null = null;
 /** Every scenario, sorted by id; ids are unique (checked here, once). */
 export function allScenarios(): Scenario[] {
   if (cached) return cached;
-  const all = [...cp01, ...cp02cp03, ...cp04cp05, ...cp06, ...cp07cp08, ...cp09, ...cp10, ...cp11run, ...cp11session, ...sessionAcceptance, ...secrets, ...secretShapes, ...journalContract, ...journalDigest, ...sweepEveryWrite, ...kxmRecovery, ...kxmResolution, ...kxmCancelLease, ...kxmRaces, ...s8e, ...s8eReadback, ...exploreFamily, ...edgeDigest, ...edgeErasure, ...edgeKxm, ...edgeSessions, ...metamorphicGate, ...metamorphicIdentity, ...metamorphicRefusals, ...metamorphicStateMachine, ...claimsHello, ...blindIdentity, ...blindKxm, ...blindRetention, ...blindSessions, ...blind2Identity, ...blind2OpenSweep, ...blind2Replay, ...blind3Identity, ...blind3Concurrency, ...gapPoints, ...gapWrittenFiles, ...secretsSize, ...gateHoursLater, ...retentionDaysLater, ...sweepEveryOp];
+  const all = [...cp01, ...cp02cp03, ...cp04cp05, ...cp06, ...cp07cp08, ...cp09, ...cp10, ...cp11run, ...cp11session, ...sessionAcceptance, ...secrets, ...secretShapes, ...journalContract, ...journalDigest, ...sweepEveryWrite, ...kxmRecovery, ...kxmResolution, ...kxmCancelLease, ...kxmRaces, ...s8e, ...s8eReadback, ...exploreFamily, ...edgeDigest, ...edgeErasure, ...edgeKxm, ...edgeSessions, ...metamorphicGate, ...metamorphicIdentity, ...metamorphicRefusals, ...metamorphicStateMachine, ...claimsHello, ...blindIdentity, ...blindKxm, ...blindRetention, ...blindSessions, ...blind2Identity, ...blind2OpenSweep, ...blind2Replay, ...blind3Identity, ...blind3Concurrency, ...gapPoints, ...gapWrittenFiles, ...secretsSize, ...gateHoursLater, ...retentionDaysLater, ...sweepEveryOp, ...digestPublicValues, ...identityCollisions, ...gateScale];
   const seen = new Set<string>();
   for (const s of all) {
     if (seen.has(s.id)) throw new Error(`duplicate scenario id ${s.id}`);

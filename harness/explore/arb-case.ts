@@ -4,6 +4,7 @@ import { argsTemplate } from './arb-args.js';
 import type { Activity, CallPlan, ClockJump, Features, KillPlan, NodePlan, RunPlan, Step, TrialCase, TurnPlan } from './case.js';
 import { KXM_BOUNDARIES, kxmPlan } from '../kxm/explore-activity.js';
 import { widen, widening } from './arb-widen.js';
+import { dimensions, withDimensions } from './arb-dimensions.js';
 
 // Ids that share prefixes and hold characters meaning something to SQL patterns, paths, key separators and quoting.
 const RUN_IDS = ['r', 'r1', 'r10', 'r_1', 'rx1', 'r%1', 'r%', 'r_', 'a:b', 'a', 'a/b', "o'k", 'q"1', 'ré', 're\u0301', 'r 1', '1', '01', 'run-中'];
@@ -159,7 +160,8 @@ function activity(f: Features): fc.Arbitrary<Activity> {
 
 /** The arbitrary of one trial for an implementation with these features: the base case, then its widening (arb-widen.ts). */
 export function trialCase(f: Features): fc.Arbitrary<TrialCase> {
-  return fc.tuple(baseCase(f), widening).map(([c, w]) => widen(c, w));
+  // The dimensions come last and only in their profile (fc.constant draws nothing): the other streams are unchanged.
+  return fc.tuple(baseCase(f), widening, f.dimensions === true ? dimensions : fc.constant(null)).map(([c, w, d]) => withDimensions(widen(c, w), d));
 }
 
 // Everything but the widening; its draws come first, so widening never changes them.

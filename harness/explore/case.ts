@@ -15,6 +15,8 @@ export interface Features {
   readonly strace: boolean;
   /** libfaketime can move a restarted driver's clock. */
   readonly faketime: boolean;
+  /** The dimensions profile: shared id pools, look-alike public values (arb-dimensions.ts). */
+  readonly dimensions?: boolean;
   /** The kxm.* operations work (the KXM effects-and-recovery contract). */
   readonly kxm: boolean;
   /** Operator resolution is claimed (capabilities.resolution): only then does an operator resolve anything. */

@@ -25,9 +25,13 @@ export function machineFeatures(f: Features): string {
   return [f.strace ? 'strace' : null, f.faketime ? 'faketime' : null].filter((x) => x !== null).join('+') || 'none';
 }
 
-/** A generation profile: `mixed` uses everything the features allow, `runs` leaves sessions out (runs, races, faults only). */
-export type Profile = 'mixed' | 'runs';
+/**
+ * A generation profile: `mixed` uses everything the features allow, `runs` leaves sessions out (runs, races, faults only),
+ * `dimensions` is mixed with ids shared across kinds, and look-alike public values (arb-dimensions.ts).
+ */
+export type Profile = 'mixed' | 'runs' | 'dimensions';
 
 export function withProfile(f: Features, profile: Profile): Features {
+  if (profile === 'dimensions') return { ...f, dimensions: true };
   return profile === 'runs' ? { ...f, sessions: false, outerTransactionProbe: false } : f;
 }

@@ -18,10 +18,11 @@ import { EVASIVE_TARGETS } from './evasive-targets.js';
 import { CLOCK_TARGETS } from './clock-targets.js';
 import { OP_SWEEP_TARGETS } from './op-sweep-targets.js';
 import { LONG_LIVED_TARGETS } from './long-lived-targets.js';
+import { DIMENSION_TARGETS } from './dimension-targets.js';
 
 const BROKEN = fileURLToPath(new URL('../broken/broken-journal.mjs', import.meta.url));
 const FIT = fileURLToPath(new URL('../broken/fit-journals.mjs', import.meta.url));
-const CATALOGUE = [...DEFECT_TARGETS.map((target) => ({ module: BROKEN, target })), ...FIT_TARGETS.map((target) => ({ module: FIT, target })), ...EDGE_TARGETS, ...S8E_KXM_TARGETS, ...CLAIM_TARGETS, ...SECRET_TARGETS, ...BLIND_TARGETS, ...BLIND2_TARGETS, ...BLIND3_TARGETS, ...GAP_TARGETS, ...GENERATED_TARGETS, ...EVASIVE_TARGETS, ...CLOCK_TARGETS, ...OP_SWEEP_TARGETS, ...LONG_LIVED_TARGETS];
+const CATALOGUE = [...DEFECT_TARGETS.map((target) => ({ module: BROKEN, target })), ...FIT_TARGETS.map((target) => ({ module: FIT, target })), ...EDGE_TARGETS, ...S8E_KXM_TARGETS, ...CLAIM_TARGETS, ...SECRET_TARGETS, ...BLIND_TARGETS, ...BLIND2_TARGETS, ...BLIND3_TARGETS, ...GAP_TARGETS, ...GENERATED_TARGETS, ...EVASIVE_TARGETS, ...CLOCK_TARGETS, ...OP_SWEEP_TARGETS, ...LONG_LIVED_TARGETS, ...DIMENSION_TARGETS];
 const caughtBy = new Map<string, string[]>();
 
 describe('deliberately broken journals', () => {

@@ -180,3 +180,20 @@ export const EVASIVE = [
   'args-sealed-at-rest',
   'settle-acked-before-commit',
 ];
+
+/**
+ * Journals with a bug in an input dimension the workloads did not reach (public values the digest must count, ids that
+ * collide across kinds and joined fields, scale), each with the scenario added for that dimension: the default matrix
+ * passed every one of them before it (test/conformance/dimension-targets.ts).
+ */
+export const DIMENSIONS = [
+  { name: 'digest-masks-random-looking', scenarios: ['digest.public-values-count'] },
+  { name: 'digest-drops-null-members', scenarios: ['digest.public-values-count'] },
+  { name: 'digest-sorts-string-arrays', scenarios: ['digest.public-values-count'] },
+  { name: 'redact-quote-ends-at-first-quote', scenarios: ['digest.credential-forms-fixed'] },
+  { name: 'scope-ignores-kind', scenarios: ['identity.ids-collide-across-kinds'] },
+  { name: 'replay-key-joined-with-colon', scenarios: ['identity.joined-fields-stay-apart'] },
+  { name: 'gate-first-page-only', scenarios: ['gate.scale.thousand-rows'] },
+  { name: 'terminal-sweep-one-chunk', scenarios: ['gate.scale.thousand-rows'] },
+  { name: 'result-cut-above-a-mebibyte', scenarios: ['replay.scale.megabyte-result'] },
+];

@@ -1,5 +1,5 @@
 // The author's own §11 redactor: declared secret keys dropped, credential keys, schemes, userinfo, query tokens,
-// quoted secret values and argv flags masked. `options` says how two details were written.
+// quoted secret values and argv flags masked. `options` says how a few details were written.
 const CREDENTIAL_KEYS = new Set(['password', 'passwd', 'passphrase', 'secret', 'token', 'apikey', 'authorization', 'auth', 'cookie', 'credential', 'credentials', 'privatekey', 'clientsecret', 'accesskey', 'accesstoken', 'sessiontoken']);
 const SECRET_FLAGS = new Set(['token', 'password', 'passwd', 'secret', 'apikey', 'accesstoken', 'authtoken', 'clientsecret']);
 export const REDACTED = '[redacted]';
@@ -17,7 +17,7 @@ export function makeRedactor(options) {
     const scheme = /^\s*(bearer|basic|token)\s+\S/i.exec(text);
     if (scheme) return `${scheme[1][0].toUpperCase()}${scheme[1].slice(1).toLowerCase()} ${REDACTED}`;
     return text
-      .replace(/((["']?)([A-Za-z0-9_.-]+)\2\s*[:=]\s*)(["'])((?:\\[\s\S]|(?!\4)[\s\S])*)\4/g, (m, pre, _q, key, quote) => (isCredentialKey(key) ? `${pre}${quote}${REDACTED}${quote}` : m))
+      .replace(options.quoteEndsAtFirstQuote ? /((["']?)([A-Za-z0-9_.-]+)\2\s*[:=]\s*)(["'])((?:(?!\4)[\s\S])*)\4/g : /((["']?)([A-Za-z0-9_.-]+)\2\s*[:=]\s*)(["'])((?:\\[\s\S]|(?!\4)[\s\S])*)\4/g, (m, pre, _q, key, quote) => (isCredentialKey(key) ? `${pre}${quote}${REDACTED}${quote}` : m))
       .replace(userinfo, `$1${REDACTED}@`)
       .replace(/([?&;#])([^=&#?\s;]+)=([^&#\s;]*)/g, (m, sep, name) => (isCredentialParam(name) ? `${sep}${name}=${REDACTED}` : m));
   };
