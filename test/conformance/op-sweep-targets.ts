@@ -17,6 +17,10 @@ const CATCHES: Readonly<Record<string, readonly string[]>> = {
   'kxm-cancel-intents-first': ['sweep.kxm-cancel.every-write'],
   // A kill between the state and the receipt leaves a completed effect with no receipt.
   'kxm-recover-receipt-after': ['sweep.kxm-recover.every-write'],
+  // A kill between the copy-out's delete and the re-insert loses every row, unresolved ones included.
+  'checkpoint-compacts-by-copy': ['sweep.checkpoint.every-write'],
+  // A kill between claiming the dispatch fence and marking the effect dispatched leaves an intent no dispatch can start.
+  'kxm-dispatch-fence-first': ['sweep.kxm-dispatch.every-write'],
 };
 
 /** One catalogue entry per journal: the sweep of its operation must be failed. */
