@@ -20,12 +20,12 @@ beforeAll(async () => {
   const tmpdir = join(tmp.path, 'tmp');
   const out = join(tmp.path, 'out');
   const kept = join(out, 'kept');
-  // The cleaner: every trial directory that appears (in TMPDIR, or under --out/kept with --keep-failed) goes at once.
+  // The cleaner: every trial directory (named tmp-<pid>-<random>, like any temporary directory) that appears (in TMPDIR, or under --out/kept with --keep-failed) goes at once.
   const cleaner = setInterval(() => {
     for (const parent of [tmpdir, kept]) {
       let names: string[] = [];
       try {
-        names = readdirSync(parent).filter((n) => n.startsWith('ejc-'));
+        names = readdirSync(parent).filter((n) => n.startsWith('tmp-'));
       } catch {
         continue;
       }

@@ -81,7 +81,7 @@ describe.skipIf(!hasCc)('a clock jump without libfaketime', () => {
 
   it('and the shim is what catches it: with no way to move the clock the same trial passes', () => {
     const r = explore({ EJC_CLOCK_SHIM: 'off' });
-    expect(r.text).not.toMatch(/clock moved/);
+    expect(r.text).not.toMatch(/clock moved \+\d+h/);
     expect(r.status).toBe(0);
   });
 });
