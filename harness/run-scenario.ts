@@ -54,7 +54,7 @@ export async function runScenario(scenario: Scenario, options: ScenarioRunOption
 
 async function runTrial(scenario: Scenario, options: ScenarioRunOptions): Promise<Trial> {
   const started = Date.now();
-  const seed = deriveSeed(options.seed, scenario.id);
+  const seed = deriveSeed(options.seed, scenario.seedKey ?? scenario.id);
   const dir = await createTrialDir(options.keep === 'none' ? undefined : options.keepRoot).catch((error: unknown) => {
     throw environmentError(error) ?? new EjcError('environment', `cannot create a trial directory: ${(error as Error).message}`, { cause: error });
   });

@@ -32,6 +32,11 @@ export interface Scenario {
   readonly description: string;
   /** Plain-language list of what must hold; each becomes one or more recorded assertions. */
   readonly asserts: readonly string[];
+  /**
+   * What the trial's seed derives from when it is not the id: a renamed scenario keeps its old id here, so the rename
+   * changes no canary, argument or crash a seed draws (the same trial as before, under its new name).
+   */
+  readonly seedKey?: string;
   trial(t: TrialContext): Promise<void>;
 }
 

@@ -1,5 +1,6 @@
 // The scenario catalog: every scenario in a stable order, with listing metadata for `ejc list` and docs.
 import type { Scenario } from '../harness/scenario.js';
+import { RENAMED_SCENARIOS } from './renamed.js';
 import { cp01 } from './crash-matrix/cp01-prepare-before-commit.js';
 import { cp02cp03 } from './crash-matrix/cp02-cp03-unresolved.js';
 import { cp04cp05 } from './crash-matrix/cp04-cp05-replay.js';
@@ -71,7 +72,9 @@ export function allScenarios(): Scenario[] {
     if (seen.has(s.id)) throw new Error(`duplicate scenario id ${s.id}`);
     seen.add(s.id);
   }
-  cached = all.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  // A renamed scenario draws from its old id's seed, so the rename changed no trial.
+  const oldIds = new Map(Object.entries(RENAMED_SCENARIOS).map(([old, now]) => [now, old]));
+  cached = all.map((s) => (oldIds.has(s.id) ? { ...s, seedKey: oldIds.get(s.id)! } : s)).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return cached;
 }
 
