@@ -18,10 +18,19 @@ export function currentBundle(adapterPath: string): string | null {
   const sources = [
     // adapter.bundle.js: the ES module bundle an older build left in dist/, no input of this one.
     ...readdirSync(dir).filter((f) => f.endsWith('.js') && f !== 'adapter.bundle.js').map((f) => join(dir, f)),
+    ...jsFiles(join(dir, 'kxm')),
     join(dir, '..', 'harness', 'journal-interface.js'),
-    join(dir, '..', 'harness', 'canonical-json.js'),
+    join(dir, '..', 'shared', 'canonical-json.js'),
   ];
   return sources.every((source) => (mtimeOf(source) ?? Number.POSITIVE_INFINITY) <= built) ? bundle : null;
+}
+
+function jsFiles(dir: string): string[] {
+  try {
+    return readdirSync(dir).filter((f) => f.endsWith('.js')).map((f) => join(dir, f));
+  } catch {
+    return [];
+  }
 }
 
 function mtimeOf(path: string): number | null {

@@ -22,7 +22,7 @@ mkdir -p "$W/full/out" "$W/full/tmp"
 cp "$W/older/report.json" "$W/full/out/report.json"
 head -c 8m /dev/zero > "$W/full/filler" 2>/dev/null
 df -B1 --output=avail "$W/full" | tail -1 > "$W/full-avail"
-node "$EJC" run --scenario cp04.after-settle --out "$W/full/out" > "$W/1.out" 2> "$W/1.err"; echo $? > "$W/1.code"
+node "$EJC" run --scenario cp04.after-settle --out "$W/full/out" --force > "$W/1.out" 2> "$W/1.err"; echo $? > "$W/1.code"
 ls -A "$W/full/out" > "$W/1.ls"
 TMPDIR="$W/full/tmp" node "$EJC" run --scenario cp04.after-settle > "$W/2.out" 2> "$W/2.err"; echo $? > "$W/2.code"
 TMPDIR="$W/roomy" node "$EJC" run --impl "$BROKEN" --impl-option defect=fills-tmpdir-mid-run --scenario cp04.after-settle > "$W/3.out" 2> "$W/3.err"; echo $? > "$W/3.code"

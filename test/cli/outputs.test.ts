@@ -37,8 +37,8 @@ describe('output paths, checked before the first trial', () => {
     const outDir = join(tmp.path, 'out');
     const older = await writeReportFile(outDir, buildReport());
     const before = readFileSync(older, 'utf8');
-    expectRefused(await ejc(['run', '--scenario', 'cp04.after-settle', '--out', outDir, '--junit', join(outDir, 'report.json')]), /^ejc: output_invalid: --junit .*report\.json is the same file as --out .*; give each output its own file name$/m);
-    expectRefused(await ejc(['merge', older, '--out', outDir]), /--out .* would overwrite the shard report file/);
+    expectRefused(await ejc(['run', '--scenario', 'cp04.after-settle', '--out', outDir, '--force', '--junit', join(outDir, 'report.json')]), /^ejc: output_invalid: --junit .*report\.json is the same file as --out .*; give each output its own file name$/m);
+    expectRefused(await ejc(['merge', older, '--out', outDir, '--force']), /--out .* would overwrite the shard report file/);
     expect(readFileSync(older, 'utf8')).toBe(before);
     // Before this check, --out /proc/x spun forever.
     expectRefused(await ejc(['run', '--out', '/proc/ejc-out']), /--out \/proc\/ejc-out is in \/proc on a special file system \(proc\)/);

@@ -13,11 +13,13 @@ function layout(): { adapter: string; bundle: string; touch: (file: string, seco
   root = mkdtempSync(join(tmpdir(), 'ejc-bundle-'));
   mkdirSync(join(root, 'reference-impl'));
   mkdirSync(join(root, 'harness'));
+  mkdirSync(join(root, 'shared'));
+  mkdirSync(join(root, 'reference-impl', 'kxm'));
   const touch = (file: string, seconds: number): void => {
     writeFileSync(join(root, file), '');
     utimesSync(join(root, file), seconds, seconds);
   };
-  for (const file of ['reference-impl/adapter.js', 'reference-impl/prepare.js', 'harness/journal-interface.js', 'harness/canonical-json.js']) touch(file, 1000);
+  for (const file of ['reference-impl/adapter.js', 'reference-impl/prepare.js', 'reference-impl/kxm/dispatch.js', 'harness/journal-interface.js', 'shared/canonical-json.js']) touch(file, 1000);
   return { adapter: join(root, 'reference-impl', 'adapter.js'), bundle: join(root, 'reference-impl', 'adapter.bundle.cjs'), touch };
 }
 
@@ -35,7 +37,11 @@ describe('currentBundle', () => {
     touch('reference-impl/prepare.js', 3000);
     expect(currentBundle(adapter)).toBeNull();
     touch('reference-impl/adapter.bundle.cjs', 4000);
-    touch('harness/canonical-json.js', 5000);
+    touch('shared/canonical-json.js', 5000);
+    expect(currentBundle(adapter)).toBeNull();
+    touch('reference-impl/adapter.bundle.cjs', 6000);
+    expect(currentBundle(adapter)).not.toBeNull();
+    touch('reference-impl/kxm/dispatch.js', 7000);
     expect(currentBundle(adapter)).toBeNull();
   });
 });
