@@ -86,7 +86,6 @@ export const CREDENTIAL_PAIRS: readonly DigestPair[] = [
   ...form('--access-token=value', (s, p) => ({ argv: ['sync', `--access-token=${s}`, p] })),
   ...form('-p with a non-port value', (s, p) => ({ argv: ['mysql', '-p', s, '-h', `db-${p}`] })),
   { name: '-p with a port: the port changed', same: false, args: (side) => ({ argv: ['serve', '-p', side === 'a' ? '8080' : '8081'] }) },
-  { name: '-p with a host:port mapping: the mapping changed', same: false, args: (side) => ({ argv: ['run', '-p', side === 'a' ? '127.0.0.1:5432:5432' : '127.0.0.1:5433:5432'] }) },
   ...form('a double-quoted password with escaped quotes and backslashes', (s, p) => ({ line: `retries=3 password="x\\"${s}\\\\" region=${p}` })),
   ...form('a single-quoted token', (s, p) => ({ line: `token='${s}' region=${p}` })),
   ...form('a "secret": "value" member inside text', (s, p) => ({ body: `{"secret": "a\\"${s}", "region": "${p}"}` })),

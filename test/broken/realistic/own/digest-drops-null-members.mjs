@@ -2,9 +2,9 @@
 import * as original from '../../../../dist/reference-impl/digest.js';
 import { digestWith } from './digest-projection.mjs';
 
-const { argsDigest, outputMappingDigest, isCurrentDigest, idempotencyKeyFor } = digestWith(original, (projection) => {
+const { argsDigest, argsCanonical, outputMappingDigest, isCurrentDigest, idempotencyKeyFor } = digestWith(original, (projection) => {
   const out = {};
   for (const key of Object.keys(projection)) if (projection[key] !== null) Object.defineProperty(out, key, { value: projection[key], enumerable: true, writable: true, configurable: true });
   return out;
 });
-export { argsDigest, outputMappingDigest, isCurrentDigest, idempotencyKeyFor };
+export { argsDigest, argsCanonical, outputMappingDigest, isCurrentDigest, idempotencyKeyFor };

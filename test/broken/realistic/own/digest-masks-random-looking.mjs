@@ -4,8 +4,8 @@ import { digestWith, rebuild } from './digest-projection.mjs';
 
 const WORD = /[A-Za-z0-9+/_=-]{20,}/g;
 
-const { argsDigest, outputMappingDigest, isCurrentDigest, idempotencyKeyFor } = digestWith(original, (projection) => rebuild(projection, { leaf: (s) => s.replace(WORD, (w) => (entropy(w) >= 3 ? '[redacted]' : w)) }));
-export { argsDigest, outputMappingDigest, isCurrentDigest, idempotencyKeyFor };
+const { argsDigest, argsCanonical, outputMappingDigest, isCurrentDigest, idempotencyKeyFor } = digestWith(original, (projection) => rebuild(projection, { leaf: (s) => s.replace(WORD, (w) => (entropy(w) >= 3 ? '[redacted]' : w)) }));
+export { argsDigest, argsCanonical, outputMappingDigest, isCurrentDigest, idempotencyKeyFor };
 
 // Shannon entropy in bits per character: hex scores about 4, base64 about 5.5, repeated letters about 0.
 function entropy(word) {

@@ -1,5 +1,5 @@
 // The reference's digest module with one step of the author's own between redaction and hashing: `alter(projection)`.
-import { canonicalJson } from '../../../../dist/harness/canonical-json.js';
+import { canonicalJson } from '../../../../dist/shared/canonical-json.js';
 import { sha256Hex } from '../../../../dist/reference-impl/sha256.js';
 import { redactArgs } from '../../../../dist/reference-impl/redact.js';
 
@@ -10,6 +10,7 @@ import { redactArgs } from '../../../../dist/reference-impl/redact.js';
 export function digestWith(original, alter) {
   return {
     argsDigest: (args, secretArgKeys) => `v5:${sha256Hex(canonicalJson(alter(redactArgs(args, secretArgKeys), args)))}`,
+    argsCanonical: (args, secretArgKeys) => canonicalJson(alter(redactArgs(args, secretArgKeys), args)),
     outputMappingDigest: original.outputMappingDigest,
     isCurrentDigest: original.isCurrentDigest,
     idempotencyKeyFor: original.idempotencyKeyFor,

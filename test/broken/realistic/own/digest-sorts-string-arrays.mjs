@@ -2,5 +2,5 @@
 import * as original from '../../../../dist/reference-impl/digest.js';
 import { digestWith, rebuild } from './digest-projection.mjs';
 
-const { argsDigest, outputMappingDigest, isCurrentDigest, idempotencyKeyFor } = digestWith(original, (projection) => rebuild(projection, { list: (a) => (a.length > 0 && a.every((x) => typeof x === 'string') ? [...a].sort() : a) }));
-export { argsDigest, outputMappingDigest, isCurrentDigest, idempotencyKeyFor };
+const { argsDigest, argsCanonical, outputMappingDigest, isCurrentDigest, idempotencyKeyFor } = digestWith(original, (projection) => rebuild(projection, { list: (a) => (a.length > 0 && a.every((x) => typeof x === 'string') ? [...a].sort() : a) }));
+export { argsDigest, argsCanonical, outputMappingDigest, isCurrentDigest, idempotencyKeyFor };
