@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { registerTempDir } from '../driver/registry.js';
+import { faketimeShared } from '../explore/faketime-shared.js';
 import { CLOCK_SHIM_SOURCE } from './shim-source.js';
 
 /** Which library moves the clock, and where it is. */
@@ -25,6 +26,26 @@ export function clockLibrary(): ClockLibrary | null {
   const lib = libfaketimeLibrary();
   cached = lib !== null ? { path: lib, kind: 'libfaketime' } : process.env['EJC_CLOCK_SHIM'] === 'off' ? null : buildShim();
   return cached;
+}
+
+/**
+ * The environment of a driver whose wall clock runs `hours` ahead, or null when the clock cannot be moved here (a
+ * scenario needing it declares `harness:clock`; a generated trial then has no clock jumps). Every moved-clock driver,
+ * fixed or generated, starts from this one builder.
+ */
+export function movedClockEnv(hours: number): Record<string, string> | null {
+  const lib = clockLibrary();
+  if (lib === null) return null;
+  const preload = process.env['LD_PRELOAD'];
+  // Only libfaketime keeps a semaphore and segment in /dev/shm: the shared pair spares a killed driver leaving its own.
+  const shared = lib.kind === 'libfaketime' ? faketimeShared() : null;
+  return {
+    LD_PRELOAD: preload ? `${lib.path}:${preload}` : lib.path,
+    FAKETIME: `+${hours}h`,
+    // Monotonic clocks stay real: timeouts and busy waits must not jump with the wall clock.
+    FAKETIME_DONT_FAKE_MONOTONIC: '1',
+    ...(shared === null ? {} : { FAKETIME_SHARED: shared }),
+  };
 }
 
 const LIBFAKETIME = ['/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1', '/usr/lib/aarch64-linux-gnu/faketime/libfaketime.so.1', '/usr/lib/faketime/libfaketime.so.1', '/usr/local/lib/faketime/libfaketime.so.1'];

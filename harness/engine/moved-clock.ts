@@ -1,26 +1,19 @@
-// A driver's wall clock moved hours ahead with libfaketime: how fixed scenarios restart a journal hours and days later.
-import { faketimeShared } from '../explore/faketime-shared.js';
-import { faketimeLibrary } from '../explore/schedule.js';
+// A fixed scenario's restart hours or days later: a fresh driver on the same directory whose wall clock runs ahead.
+import { clockLibrary, movedClockEnv } from '../clock/clock-library.js';
+import type { JournalClient } from './journal-client.js';
+import type { TrialContext } from './trial-context.js';
 
-/** Whether the clock of a driver can be moved on this machine (libfaketime installed). */
+/** Whether the clock of a driver can be moved on this machine (libfaketime, or the shim cc builds). */
 export function clockAvailable(): boolean {
-  return faketimeLibrary() !== null;
+  return clockLibrary() !== null;
 }
 
 /**
- * The environment of a driver whose wall clock runs `hours` ahead, or null when libfaketime is missing: a scenario that
- * needs it declares `harness:clock`, so it is not applicable there rather than passed on an unmoved clock.
+ * A fresh driver labelled `later` whose wall clock runs `hours` ahead. Only for scenarios that declare `harness:clock`,
+ * so they are not applicable where the clock cannot move, never passed on an unmoved clock.
  */
-export function movedClockEnv(hours: number): Record<string, string> | null {
-  const lib = faketimeLibrary();
-  if (lib === null) return null;
-  const preload = process.env['LD_PRELOAD'];
-  const shared = faketimeShared();
-  return {
-    LD_PRELOAD: preload ? `${lib}:${preload}` : lib,
-    FAKETIME: `+${hours}h`,
-    // Monotonic clocks stay real: timeouts and busy waits must not jump with the wall clock.
-    FAKETIME_DONT_FAKE_MONOTONIC: '1',
-    ...(shared === null ? {} : { FAKETIME_SHARED: shared }),
-  };
+export async function driverHoursLater(t: TrialContext, hours: number): Promise<JournalClient> {
+  const env = movedClockEnv(hours);
+  if (env === null) throw new Error('harness:clock is declared: the clock can be moved here');
+  return t.driver('later', { env });
 }

@@ -2,8 +2,7 @@
 import type { JournalClient } from '../engine/journal-client.js';
 import type { KillSchedule } from '../engine/trial-context.js';
 import type { ClockJump, KillPlan } from './case.js';
-import { clockLibrary } from '../clock/clock-library.js';
-import { faketimeShared } from './faketime-shared.js';
+import { clockLibrary, movedClockEnv } from '../clock/clock-library.js';
 
 /** Holds the kill armed for the current activity (or recovery) and fires it at its opportunity on the primary driver. */
 export class CrashSchedule implements KillSchedule {
@@ -76,26 +75,10 @@ export class TrialClock {
     return this.#hours;
   }
 
-  /** The environment a driver starts with: the clock library preloaded when the clock has moved, else nothing. */
+  /** The environment a driver starts with: its clock moved by the hours jumped so far, else nothing. */
   env(): Record<string, string> | undefined {
-    if (this.#hours === 0) return undefined;
-    const lib = clockLibrary();
-    if (lib === null) return undefined;
-    const preload = process.env['LD_PRELOAD'];
-    return {
-      LD_PRELOAD: preload ? `${lib.path}:${preload}` : lib.path,
-      FAKETIME: `+${this.#hours}h`,
-      // Monotonic clocks stay real: timeouts and busy waits must not jump with the wall clock.
-      FAKETIME_DONT_FAKE_MONOTONIC: '1',
-      // Only libfaketime keeps a semaphore and segment in /dev/shm; the shim keeps nothing.
-      ...(lib.kind === 'libfaketime' ? sharedPair() : {}),
-    };
+    return this.#hours === 0 ? undefined : (movedClockEnv(this.#hours) ?? undefined);
   }
-}
-
-function sharedPair(): Record<string, string> {
-  const shared = faketimeShared();
-  return shared === null ? {} : { FAKETIME_SHARED: shared };
 }
 
 /** The library that moves a driver's clock (libfaketime, else ejc's own shim); null when neither can be had. */

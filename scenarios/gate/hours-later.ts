@@ -5,7 +5,7 @@ import { defaultPrepare, isUnresolved, nodeRows, rows } from '../support.js';
 import { DEFAULT_MAPPING, deriveProjections } from '../../harness/engine/projections.js';
 import { gateFor } from '../../harness/engine/harness-gate.js';
 import { proceeded } from '../../harness/engine/setup-verdict.js';
-import { movedClockEnv } from '../../harness/engine/moved-clock.js';
+import { driverHoursLater } from '../../harness/engine/moved-clock.js';
 import type { TrialContext } from '../../harness/engine/trial-context.js';
 import type { JournalClient } from '../../harness/engine/journal-client.js';
 import type { OpParams, RecordedResult } from '../../shared/protocol/schemas.js';
@@ -40,9 +40,7 @@ export const gateHoursLater: Scenario[] = [
     async trial(t) {
       const held = await leaveRun(t);
       for (const hours of LATER_HOURS) {
-        const env = movedClockEnv(hours);
-        if (env === null) throw new Error('harness:clock is declared: the clock can be moved here');
-        const client = await t.driver('later', { env });
+        const client = await driverHoursLater(t, hours);
         await checkLater(t, client, held, `${hours} h later`);
         await client.close();
       }

@@ -4,7 +4,7 @@ import { defineScenario, type Scenario } from '../../harness/scenario.js';
 import { defaultPrepare, isUnresolved, nodeRows, rows } from '../support.js';
 import { DEFAULT_MAPPING, deriveProjections } from '../../harness/engine/projections.js';
 import { proceeded } from '../../harness/engine/setup-verdict.js';
-import { movedClockEnv } from '../../harness/engine/moved-clock.js';
+import { driverHoursLater } from '../../harness/engine/moved-clock.js';
 import type { TrialContext } from '../../harness/engine/trial-context.js';
 import type { JournalClient } from '../../harness/engine/journal-client.js';
 import type { OpParams, RecordedResult } from '../../shared/protocol/schemas.js';
@@ -28,9 +28,7 @@ export const retentionDaysLater: Scenario[] = [
     async trial(t) {
       const run = await leaveRun(t);
       for (const hours of LATER_HOURS) {
-        const env = movedClockEnv(hours);
-        if (env === null) throw new Error('harness:clock is declared: the clock can be moved here');
-        const client = await t.driver('later', { env });
+        const client = await driverHoursLater(t, hours);
         await housekeeping(t, client);
         await checkKept(t, client, run, hours < 48 ? `${hours} h later` : `${hours / 24} days later`);
         await client.close();
