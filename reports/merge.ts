@@ -6,7 +6,7 @@ import { claimedScope } from './scope.js';
 import { notTestedOf } from './not-tested.js';
 import { reportVerdict, sumCounts, summarize } from './derive.js';
 import type { Report, UnsealedReport } from './schema.js';
-import { compareIds, sealReport } from './seal.js';
+import { compareIds, ROOT_CAUSES, sealReport } from './seal.js';
 import { verifyReport } from './verify.js';
 
 export interface MergeOptions {
@@ -114,10 +114,12 @@ function checkDisjoint(sortedIds: string[]): void {
 }
 
 // A pack section is merged only when the shards agree on it; a section that differs per shard needs its pack's own merge.
+// The root-cause section is derived from the scenarios: sealing the merged report derives it again from all of them.
 function mergeSections(shards: Report[]): Report['sections'] {
   const merged = new Map<string, unknown>();
   for (const r of shards) {
     for (const [name, section] of Object.entries(r.sections)) {
+      if (name === ROOT_CAUSES) continue;
       if (!merged.has(name)) merged.set(name, section);
       else if (disjointObjects(merged.get(name), section)) {
         // Sections keyed by scenario id (as run-conformance collects them): each shard holds its own scenarios.

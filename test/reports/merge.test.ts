@@ -36,6 +36,17 @@ describe('mergeReports', () => {
     expect(verifyReport(merged).ok).toBe(true);
   });
 
+  it('merges shards that each failed, their root causes derived again from every scenario', () => {
+    const failing = (index: number) => reseal(withFirstScenarioFailed(buildReport(undefined, { shard: { index, count: 2 } })));
+    const shards = [failing(1), failing(2)];
+    expect(shards.every((s) => Array.isArray(s.sections['root-causes']))).toBe(true);
+    const merged = mergeReports(shards);
+    expect(merged.summary.failed).toBe(2);
+    const causes = merged.sections['root-causes'] as Array<{ scenarios: string[] }>;
+    expect(causes.flatMap((c) => c.scenarios).sort()).toEqual(merged.scenarios.filter((s) => s.verdict === 'failed').map((s) => s.id).sort());
+    expect(verifyReport(merged).ok).toBe(true);
+  });
+
   it('refuses incomplete, duplicated, mismatched or unsharded inputs, naming the mismatch', () => {
     const s = (index: number, count = 3) => buildReport(undefined, { shard: { index, count } });
     expect(() => mergeReports([s(1), s(3)])).toThrow(/missing shard\(s\) 2\/3/);
