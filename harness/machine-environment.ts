@@ -6,6 +6,8 @@ import { arch, platform, release, tmpdir, version } from 'node:os';
 import type { Environment } from '../reports/binding-schema.js';
 import { confinement } from '../shared/confinement.js';
 import { faketimeLibrary } from './explore/schedule.js';
+import { straceAvailable } from './engine/syscall-sweep.js';
+import { sqliteReader } from './secrets/sqlite-reader.js';
 
 /** Describes this machine for a report; each probe that cannot answer says so instead of failing the run. */
 export function describeEnvironment(shard: number | null, trialDir: string = tmpdir()): Environment {
@@ -24,26 +26,31 @@ function probe(trialDir: string): Omit<Environment, 'shard'> {
     sqlite: sqlite.sqlite,
     os: { platform: platform(), arch: arch(), release: release(), version: version() },
     trialFs: fileSystemType(trialDir),
-    strace: straceVersion(),
+    // The probe the scenarios' needs use (it traces a process): a strace that runs but may not trace is no strace here.
+    strace: straceAvailable() ? straceVersion() : null,
     faketime: faketimeLibrary(),
     confinement: confinement(),
   };
 }
 
 function sqliteVersions(): { betterSqlite3: string | null; sqlite: string | null } {
-  const require = createRequire(import.meta.url);
-  let betterSqlite3: string | null = null;
-  let sqlite: string | null = null;
+  // The same loader the secret scans use, so the record and the `sqlite` dimension never disagree.
+  const Database = sqliteReader();
+  if (Database === null) return { betterSqlite3: packageVersion('better-sqlite3'), sqlite: null };
+  const db = new Database(':memory:');
   try {
-    betterSqlite3 = (require('better-sqlite3/package.json') as { version: string }).version;
-    const Database = require('better-sqlite3') as new (path: string) => { prepare(sql: string): { pluck(): { get(): unknown } }; close(): void };
-    const db = new Database(':memory:');
-    sqlite = String(db.prepare('select sqlite_version()').pluck().get());
+    return { betterSqlite3: packageVersion('better-sqlite3'), sqlite: String(db.prepare('select sqlite_version()').pluck().get()) };
+  } finally {
     db.close();
-  } catch {
-    // A harness without its native module still reports what it knows.
   }
-  return { betterSqlite3, sqlite };
+}
+
+function packageVersion(name: string): string | null {
+  try {
+    return (createRequire(import.meta.url)(`${name}/package.json`) as { version: string }).version;
+  } catch {
+    return null;
+  }
 }
 
 // The mount table's type for the longest mount point above the directory; statfs's magic number elsewhere.
