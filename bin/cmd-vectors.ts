@@ -1,7 +1,7 @@
 // `ejc vectors`: checks a journal's §11 args digest against the shipped test vectors, through the protocol.
 import { EjcError } from '../shared/errors.js';
 import { markDifference } from '../reports/string-diff.js';
-import { flag, intValue, parseCommand, stringValue } from './args.js';
+import { flag, intValue, parseCommand, stringValue, stringValues } from './args.js';
 import { launchFrom } from './cmd-run.js';
 import { EXIT } from './exit-codes.js';
 import { DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS, helpText } from './help.js';
@@ -27,8 +27,7 @@ export async function vectorsCommand(argv: string[]): Promise<number> {
   const launch = launchFrom(parsed);
   const { readVectorFile } = await import('../harness/vectors/vector-file.js');
   const file = await readVectorFile(stringValue(parsed, 'file'));
-  const only = parsed.values['only'];
-  const names = Array.isArray(only) ? only.filter((x): x is string => typeof x === 'string') : [];
+  const names = stringValues(parsed, 'only');
   for (const name of names) if (!file.vectors.some((v) => v.name === name)) throw new EjcError('usage', `--only names no vector: ${JSON.stringify(name)}`);
   const vectors = names.length === 0 ? file.vectors : file.vectors.filter((v) => names.includes(v.name));
   const { checkVectors } = await import('../harness/vectors/check-vectors.js');

@@ -1,10 +1,11 @@
 // The environment a run happened in: runtime, storage library, OS and kernel, trial file system, strace, libfaketime.
 import { execFileSync } from 'node:child_process';
-import { readFileSync, realpathSync, statfsSync } from 'node:fs';
+import { realpathSync, statfsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { arch, platform, release, tmpdir, version } from 'node:os';
 import type { Environment } from '../reports/binding-schema.js';
 import { confinement } from '../shared/confinement.js';
+import { mountTable, type Mount } from '../shared/mount-table.js';
 import { faketimeLibrary } from './explore/schedule.js';
 import { straceAvailable } from './engine/syscall-sweep.js';
 import { sqliteReader } from './secrets/sqlite-reader.js';
@@ -61,20 +62,13 @@ function fileSystemType(dir: string): string {
   } catch {
     // the directory's own name will do
   }
-  try {
-    let best: { point: string; type: string } | null = null;
-    for (const line of readFileSync('/proc/self/mountinfo', 'utf8').split('\n')) {
-      const [left, right] = line.split(' - ');
-      const point = left?.split(' ')[4]?.replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8)));
-      const type = right?.split(' ')[0];
-      if (point === undefined || type === undefined) continue;
-      const inside = path === point || path.startsWith(point.endsWith('/') ? point : `${point}/`);
-      if (inside && (best === null || point.length >= best.point.length)) best = { point, type };
-    }
-    if (best !== null) return best.type;
-  } catch {
-    // not Linux: fall back to statfs
+  let best: Mount | null = null;
+  for (const mount of mountTable() ?? []) {
+    const inside = path === mount.point || path.startsWith(mount.point.endsWith('/') ? mount.point : `${mount.point}/`);
+    if (inside && (best === null || mount.point.length >= best.point.length)) best = mount;
   }
+  if (best !== null) return best.type;
+  // not Linux: fall back to statfs
   try {
     return `statfs 0x${statfsSync(path).type.toString(16)}`;
   } catch {

@@ -72,9 +72,11 @@ async function runTrial(scenario: Scenario, options: ScenarioRunOptions): Promis
     if (clean) await t.closeAll();
     else await t.killAll();
   }
-  // What the harness made for the trial must still be there and writable: if not, nothing here is about the journal.
+  // What the harness made for the trial must still be there and writable, on a disk that is not full (a journal that
+  // failed on a full disk failed because of the harness's machine): if not, nothing here is about the journal.
   const created = [dir.path, join(dir.path, 'targets'), ...t.journalDirs];
-  let fault = harnessFault(created, thrown) ?? (environmentError(thrown) === null ? null : `harness fault: ${environmentError(thrown)!.message}`);
+  const environment = environmentError(thrown);
+  let fault = harnessFault(created, thrown) ?? (environment === null ? null : `harness fault: ${environment.message}`);
   if (fault === null) {
     try {
       checkEchoes(t);
@@ -105,8 +107,6 @@ async function runTrial(scenario: Scenario, options: ScenarioRunOptions): Promis
     durationMs: Date.now() - started,
   };
   trial.verdict = trialVerdict(trial);
-  // A journal that failed on a full disk failed because of the harness's machine.
-  if (fault === null && trial.verdict !== 'passed') fault = harnessFault([dir.path], null);
   if (fault !== null) inconclusiveByHarness(trial, fault);
   if (trial.verdict !== 'passed') trial.stderrTail = t.stderrTail();
   const keep = options.keep === 'all' || (options.keep === 'failed' && trial.verdict !== 'passed');

@@ -1,7 +1,6 @@
 // The §11 digest test vectors, computed by the reference journal's own redaction and digest: what a journal in any
 // language checks its projection against. `npm run gen:vectors` writes them to docs/digest-vectors.json.
-import { canonicalJson } from '../shared/canonical-json.js';
-import { argsDigest } from './digest.js';
+import { argsCanonical, argsDigest } from './digest.js';
 import { redactArgs } from './redact.js';
 import { VECTOR_CASES, type VectorCase } from './vector-cases.js';
 
@@ -19,7 +18,7 @@ export interface DigestVector extends VectorCase {
 export function buildDigestVectors(cases: readonly VectorCase[] = VECTOR_CASES): DigestVector[] {
   return cases.map((c) => {
     const projection = redactArgs(c.args, c.secretArgKeys);
-    return { ...c, projection, canonical: canonicalJson(projection), digest: argsDigest(c.args, c.secretArgKeys) };
+    return { ...c, projection, canonical: argsCanonical(c.args, c.secretArgKeys), digest: argsDigest(c.args, c.secretArgKeys) };
   });
 }
 

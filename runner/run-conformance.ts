@@ -102,6 +102,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
   const notRun = selected.filter((_, i) => ran[i] === undefined).map((s) => s.id);
   sortSections(sections);
   const summary = summarize(results);
+  const environment = [describeEnvironment(options.shard?.index ?? null)];
   const finishedAt = new Date();
   // Sealed after masking, so the hashes cover exactly the bytes every writer emits.
   return sealReport(maskValue({
@@ -115,15 +116,15 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     durationMs: finishedAt.getTime() - startedAt.getTime(),
     verdict: reportVerdict(summary),
     scope: claimedScope(results),
-    notTested: notTestedOf([describeEnvironment(options.shard?.index ?? null)], results),
+    notTested: notTestedOf(environment, results),
     summary,
     counts: sumCounts(results.flatMap((r) => r.trials)),
     scenarios: results,
     sections,
     reproduce: { run: reproduceRunCommand(options), verify: `npx ejc verify ${shellQuote(options.reportPath ?? 'report.json')}` },
-    boundary: claimBoundary(hello.capabilities.externalState, [describeEnvironment(options.shard?.index ?? null)]),
+    boundary: claimBoundary(hello.capabilities.externalState, environment),
     fingerprint,
-    environment: [describeEnvironment(options.shard?.index ?? null)],
+    environment,
     settings: settingsOf(options),
     ...(stoppedAfter === null ? {} : { partial: { reason: 'bail' as const, stoppedAfter, notRun } }),
   }));

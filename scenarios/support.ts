@@ -4,7 +4,7 @@ import type { TrialContext } from '../harness/engine/trial-context.js';
 import type { JournalClient } from '../harness/engine/journal-client.js';
 import type { CrashPlan } from '../harness/engine/crash-plan.js';
 import { defaultCall, logicalKey, scopeKey, type NodeScript, type RunScript, type ToolCall } from '../harness/engine/model.js';
-import { DEFAULT_MAPPING, deriveProjections, nodeOutput } from '../harness/engine/projections.js';
+import { DEFAULT_MAPPING, deriveProjections, nodeOutput, type OutputMappingConfig } from '../harness/engine/projections.js';
 import { startRun } from '../harness/engine/run-engine.js';
 import { journalFiles, makeCanary, scanForCanaries } from '../harness/world/byte-scan.js';
 import { scanEncodedForms } from '../harness/world/canary-forms.js';
@@ -125,8 +125,8 @@ export function expectDigestForms(t: TrialContext, all: readonly EffectRow[], wh
 }
 
 /** The prepare the engine would send for the default call at slot 0 of a run node. */
-export function defaultPrepare(t: TrialContext, runId: string, nodeId: string): OpParams<'prepare'> {
-  return { ...callPrepare(t, { kind: 'run', runId, nodeId, attempt: 1 }), outputMappingConfig: { ...DEFAULT_MAPPING } };
+export function defaultPrepare(t: TrialContext, runId: string, nodeId: string, call: ToolCall = defaultCall(), mapping: OutputMappingConfig = DEFAULT_MAPPING): OpParams<'prepare'> {
+  return { ...callPrepare(t, { kind: 'run', runId, nodeId, attempt: 1 }, call), outputMappingConfig: { ...mapping } };
 }
 
 /** The prepare of one tool call (the default call unless given) under a correlation, as a first attempt of the engine. */

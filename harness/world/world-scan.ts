@@ -2,6 +2,7 @@
 import { lstatSync, readdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { mountTable } from '../../shared/mount-table.js';
 import { canaryId } from '../../shared/secrets/canary-nonce.js';
 import { canaryMatcher } from '../secrets/encoded-needles.js';
 import type { TrialContext } from '../engine/trial-context.js';
@@ -131,21 +132,7 @@ const PSEUDO_FS = new Set(['proc', 'sysfs', 'cgroup', 'cgroup2', 'devpts', 'debu
 
 /** Mount points of the pseudo file systems, from this process's mount table (none when it cannot be read). */
 export function pseudoMounts(): string[] {
-  let table: string;
-  try {
-    table = readFileSync('/proc/self/mountinfo', 'utf8');
-  } catch {
-    return [];
-  }
-  const out: string[] = [];
-  for (const line of table.split('\n')) {
-    // <id> <parent> <dev> <root> <mount point> <options> [optional fields] - <fs type> <source> <super options>
-    const [left, right] = line.split(' - ');
-    const point = left?.split(' ')[4];
-    const type = right?.split(' ')[0];
-    if (point !== undefined && type !== undefined && PSEUDO_FS.has(type)) out.push(point.replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8))));
-  }
-  return out;
+  return (mountTable() ?? []).filter((m) => PSEUDO_FS.has(m.type)).map((m) => m.point);
 }
 
 /**

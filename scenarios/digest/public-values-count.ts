@@ -1,7 +1,7 @@
 // §11's projection seen through replay: public values that look like secrets, special keys, nulls, array order,
 // normalization forms and close numbers each make another call; every credential form changes nothing but the mask.
 import { defineScenario, type Scenario } from '../../harness/scenario.js';
-import { callPrepare, canary, defaultCall, snapshotAfter, snapshotBefore } from '../support.js';
+import { defaultPrepare, canary, defaultCall, snapshotAfter, snapshotBefore } from '../support.js';
 import { DEFAULT_MAPPING, deriveProjections } from '../../harness/engine/projections.js';
 import type { TrialContext } from '../../harness/engine/trial-context.js';
 import type { JournalClient } from '../../harness/engine/journal-client.js';
@@ -72,5 +72,5 @@ async function ask(t: TrialContext, client: JournalClient, pair: DigestPair, rec
 // The prepare of pair i: its own node of one run, tier 3, nothing declared secret (every credential must be recognized).
 function prepareOf(t: TrialContext, runId: string, i: number, args: Record<string, unknown>) {
   const call = defaultCall({ args, secretArgKeys: [] });
-  return { ...callPrepare(t, { kind: 'run', runId, nodeId: `pair-${i}`, attempt: 1 }, call), outputMappingConfig: { ...DEFAULT_MAPPING } };
+  return defaultPrepare(t, runId, `pair-${i}`, call);
 }

@@ -1,7 +1,7 @@
 // Scale: a node with hundreds of effects and a run with about a thousand rows, where the one row that decides is the
 // last; and a result of megabytes replayed whole after a restart. Journals that read a page, a chunk or a prefix fail.
 import { defineScenario, type Scenario } from '../../harness/scenario.js';
-import { callPrepare, defaultCall, rows, seedRows, snapshotAfter, snapshotBefore } from '../support.js';
+import { defaultPrepare, defaultCall, rows, seedRows, snapshotAfter, snapshotBefore } from '../support.js';
 import { expectedDigest } from '../digest/persisted-form.js';
 import { deriveProjections, type OutputMappingConfig } from '../../harness/engine/projections.js';
 import { proceeded } from '../../harness/engine/setup-verdict.js';
@@ -63,7 +63,7 @@ export const gateScale: Scenario[] = [
       const body = bigText(t, BIG_RESULT);
       const result = deriveProjections('http_request', JSON.stringify({ tail: body.slice(0, 256 * 1024), pad: body.slice(256 * 1024, BIG_RESULT - 64) }), mapping);
       const runId = t.rng.id('run');
-      const params = () => ({ ...callPrepare(t, { kind: 'run', runId, nodeId: 'node-a', attempt: 1 }, defaultCall()), outputMappingConfig: { ...mapping } });
+      const params = () => defaultPrepare(t, runId, 'node-a', defaultCall(), mapping);
       const first = await t.driver();
       const v = await first.op('prepare', params());
       await first.op('settle', { effectId: proceeded(v, 'the large effect'), state: 'committed', result });
@@ -102,7 +102,7 @@ async function fillRun(t: TrialContext, client: JournalClient, runId: string, no
 const callAt = (slot: number) => defaultCall({ slot, args: { ...defaultCall().args, line: slot } });
 
 function prepareAt(t: TrialContext, runId: string, nodeId: string, slot: number) {
-  return { ...callPrepare(t, { kind: 'run', runId, nodeId, attempt: 1 }, callAt(slot)), outputMappingConfig: { ...MAPPING } };
+  return defaultPrepare(t, runId, nodeId, callAt(slot), MAPPING);
 }
 
 // Seeded text of short words: incompressible enough that a journal cannot keep it small by accident.

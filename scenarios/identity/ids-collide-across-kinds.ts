@@ -1,7 +1,7 @@
 // Identities drawn from one pool: a run and a session with the same id, a node named like a turn, and scopes whose
 // fields join into the same text. Each is its own correlation (§2), so no lookup, replay or sweep may cross between them.
 import { defineScenario, type Scenario } from '../../harness/scenario.js';
-import { callPrepare, defaultCall, rows, snapshotAfter, snapshotBefore } from '../support.js';
+import { defaultPrepare, defaultCall, rows, snapshotAfter, snapshotBefore } from '../support.js';
 import { DEFAULT_MAPPING, deriveProjections } from '../../harness/engine/projections.js';
 import { runTurn, sessionAddress, transcriptOf } from '../../harness/engine/session-engine.js';
 import { proceeded } from '../../harness/engine/setup-verdict.js';
@@ -108,7 +108,7 @@ const RESULT = deriveProjections('http_request', '{"tail":"joined"}', DEFAULT_MA
 
 function prepareAt(t: TrialContext, a: At) {
   const c = { ...call(a.slot), toolId: a.toolId };
-  return { ...callPrepare(t, { kind: 'run', runId: a.runId, nodeId: a.nodeId, attempt: 1 }, c), outputMappingConfig: { ...DEFAULT_MAPPING } };
+  return defaultPrepare(t, a.runId, a.nodeId, c);
 }
 
 // Prepares and commits (with a retained result) the shared call at a run node; returns the prepare verdict.

@@ -1,7 +1,7 @@
 // The run operations beyond prepare and settle that write (gate, resolve, reconcile, checkpoint), as write-sweep cases.
 import { isDeepStrictEqual } from 'node:util';
 import type { SweepCase } from './cases.js';
-import { callPrepare, defaultCall, isUnresolved, nodeRows, rows } from '../support.js';
+import { defaultPrepare, defaultCall, isUnresolved, nodeRows, rows } from '../support.js';
 import { DEFAULT_MAPPING, deriveProjections } from '../../harness/engine/projections.js';
 import { gateFor } from '../../harness/engine/harness-gate.js';
 import { proceeded } from '../../harness/engine/setup-verdict.js';
@@ -21,10 +21,7 @@ const RESULT = deriveProjections('http_request', `{"echo":"${'y'.repeat(80)}","t
 
 function nodeFixture(t: TrialContext, tiers: readonly Tier[]): NodeFixture {
   const runId = t.rng.id('run');
-  const calls = tiers.map((tier, slot) => ({
-    ...callPrepare(t, { kind: 'run', runId, nodeId: 'node-a', attempt: 1 }, defaultCall({ slot, tier, args: { ...defaultCall().args, amount: 40 + slot } })),
-    outputMappingConfig: { ...DEFAULT_MAPPING },
-  }));
+  const calls = tiers.map((tier, slot) => defaultPrepare(t, runId, 'node-a', defaultCall({ slot, tier, args: { ...defaultCall().args, amount: 40 + slot } })));
   return { runId, calls, result: RESULT, gate: (client) => gateFor(t, client, { kind: 'run', runId, nodeId: 'node-a' }) };
 }
 
