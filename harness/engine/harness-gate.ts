@@ -5,12 +5,6 @@ import type { TrialContext } from './trial-context.js';
 
 type GateEffect = GateDecision['effects'][number];
 
-/** The gate decision for one run node: the journal's `gate`, or the harness's own over `listEffects` when `capabilities.gate` is `harness`. */
-export async function gateFor(_t: TrialContext, client: JournalClient, scope: RunScope, attempt = 1): Promise<GateDecision> {
-  // The client routes a gate to harnessGate when the hello says so: every caller gets the same rule.
-  return client.op('gate', { scope, attempt });
-}
-
 /** The harness-side gate (`capabilities.gate: "harness"`): §4's table over `listEffects`, the journal's own gate compared when it answers. */
 export async function harnessGate(t: TrialContext, client: JournalClient, scope: RunScope, attempt: number): Promise<GateDecision> {
   const listed = await client.try('listEffects', {});

@@ -1,7 +1,6 @@
 // The engine's run path: §7 dispatch order, the pre-flight resume gate (§4), replay, and the terminal sweep.
 import type { GateDecision, PrepareVerdict, RecordedResult } from '../../shared/protocol/schemas.js';
 import type { JournalClient } from './journal-client.js';
-import { gateFor } from './harness-gate.js';
 import { logicalKey, payloadOf, scopeKey, type NodeScript, type RunScript, type ToolCall } from './model.js';
 import { DEFAULT_MAPPING, deriveProjections, nodeOutput } from './projections.js';
 import type { TrialContext } from './trial-context.js';
@@ -67,7 +66,7 @@ export async function resumeRun(t: TrialContext, client: JournalClient, run: Run
 
 async function gateNode(t: TrialContext, client: JournalClient, run: RunScript, node: NodeScript, outcome: RunOutcome): Promise<'pass' | 'refuse'> {
   const scope = { kind: 'run' as const, runId: run.runId, nodeId: node.nodeId };
-  let decision = await gateFor(t, client, scope);
+  let decision = await client.op('gate', { scope: scope, attempt: 1 });
   outcome.gates.push(decision);
   await t.boundary('after-gate', client);
   if (decision.decision === 'reconcile') {
@@ -77,7 +76,7 @@ async function gateNode(t: TrialContext, client: JournalClient, run: RunScript, 
       if (effect.action === 'needs_attention') continue;
       await reconcileEffect(t, client, run, node, call, effect.effectId, effect.action, effect.idempotencyKey);
     }
-    decision = await gateFor(t, client, scope);
+    decision = await client.op('gate', { scope: scope, attempt: 1 });
     outcome.gates.push(decision);
     await t.boundary('after-gate', client);
   }

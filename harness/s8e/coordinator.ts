@@ -2,7 +2,6 @@
 import type { JournalClient } from '../engine/journal-client.js';
 import type { TrialContext } from '../engine/trial-context.js';
 import { deriveProjections } from '../engine/projections.js';
-import { gateFor } from '../engine/harness-gate.js';
 import type { PrepareRequest, RecordedResult } from '../../shared/protocol/schemas.js';
 import type { S8eFixture, SelectedAction } from './fixture.js';
 import { foldReceipts, type BatchFold } from './fold.js';
@@ -49,7 +48,7 @@ export async function runBatch(t: TrialContext, client: JournalClient, fixture: 
 
 async function executeWrite(c: CoordinatorContext, index: number, action: SelectedAction, intent: EffectIntent, replayOf: string | null): Promise<ActionOutcome> {
   const at = { ...base(index, action), intentKey: intent.intentKey, resource: intent.resource, label: intent.label };
-  const gate = await gateFor(c.t, c.client, intent.scope);
+  const gate = await c.client.op('gate', { scope: intent.scope, attempt: 1 });
   if (gate.decision === 'refuse') return { ...at, state: 'refused', reason: gate.refusal?.message ?? 'gate refused', journalState: await rowState(c, intent) };
   if (gate.decision === 'reconcile') await retryWithStoredKey(c, index, intent, gate, 'batch');
   let key = gate.effects[0]?.idempotencyKey ?? null;
@@ -80,7 +79,7 @@ async function executeWrite(c: CoordinatorContext, index: number, action: Select
 async function executeCancelled(c: CoordinatorContext, index: number, action: SelectedAction, intent: EffectIntent): Promise<ActionOutcome> {
   const at = { ...base(index, action), intentKey: intent.intentKey, resource: intent.resource, label: intent.label };
   const reason = 'cancelled after dispatch: the write may have landed; pending read-back';
-  const gate = await gateFor(c.t, c.client, intent.scope);
+  const gate = await c.client.op('gate', { scope: intent.scope, attempt: 1 });
   const existing = gate.effects[0];
   if (existing === undefined) {
     const verdict = await c.client.op('prepare', prepareParams(c, action, intent));

@@ -1,5 +1,4 @@
 // After the batch: each unknown is replayed under its stored key (the tier-1 target deduplicates) and read back.
-import { gateFor } from '../engine/harness-gate.js';
 import { readBack, retryWithStoredKey, rowState, type CoordinatorContext } from './steps.js';
 import { decideAction } from './policy.js';
 import type { ActionOutcome, UnknownResolution } from './types.js';
@@ -21,7 +20,7 @@ export async function resolveUnknowns(c: CoordinatorContext, outcomes: readonly 
     if (decision.kind !== 'execute') throw new Error(`unknown ${outcome.actionId} no longer binds an intent`);
     const intent = decision.intent;
     const writesBefore = c.t.world.writesFor(intent.logicalKey);
-    const gate = await gateFor(c.t, c.client, intent.scope);
+    const gate = await c.client.op('gate', { scope: intent.scope, attempt: 1 });
     if (gate.decision === 'reconcile') await retryWithStoredKey(c, outcome.index, intent, gate, 'readback');
     const receipt = readBack(c, intent, gate.effects[0]?.idempotencyKey ?? null);
     const journalStateAfter = await rowState(c, intent);

@@ -4,7 +4,6 @@ import { defineScenario, type Scenario } from '../../harness/scenario.js';
 import { crashDuringRun, defaultCall, originalOutput, runEffectKey, singleNodeRun, snapshotAfter, snapshotBefore } from '../support.js';
 import { committedRow, killAndRestart, proceed, resultFor, runPrepare } from '../metamorphic-support.js';
 import { expectGate, type GateRowView } from '../../harness/model/gate-table.js';
-import { gateFor } from '../../harness/engine/harness-gate.js';
 import { resumeRun } from '../../harness/engine/run-engine.js';
 import type { GateDecision, Tier } from '../../shared/protocol/schemas.js';
 import type { JournalClient } from '../../harness/engine/journal-client.js';
@@ -37,7 +36,7 @@ export const metamorphicGate: Scenario[] = [
       const ask = async (c: JournalClient, when: string) => {
         const got: Record<string, string> = {};
         for (const node of nodes) {
-          const g = await gateFor(t, c, { kind: 'run', runId, nodeId: node.nodeId });
+          const g = await c.op('gate', { scope: { kind: 'run', runId, nodeId: node.nodeId }, attempt: 1 });
           got[node.nodeId] = observed(g);
           const backwards = g.effects.filter((e, i) => node.cells[i]?.[1] === 'ambiguous' && e.state === 'prepared');
           if (backwards.length > 0) t.expect(`${when}: ${node.nodeId}'s ambiguous row reads back`, 'ambiguous | needs_attention', 'prepared');

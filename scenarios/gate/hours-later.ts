@@ -1,25 +1,20 @@
 // The gate of a run resumed an hour and a day later: age never turns an unresolved row into a pass, nor loses a commit.
-import { isDeepStrictEqual } from 'node:util';
 import { defineScenario, type Scenario } from '../../harness/scenario.js';
-import { defaultPrepare, isUnresolved, nodeRows, rows } from '../support.js';
+import { defaultPrepare, nodeRows, rows } from '../support.js';
+import { leaveRun, replaysRecorded, unresolvedKept, type LeftRun } from '../later-support.js';
 import { DEFAULT_MAPPING, deriveProjections } from '../../harness/engine/projections.js';
-import { gateFor } from '../../harness/engine/harness-gate.js';
 import { proceeded } from '../../harness/engine/setup-verdict.js';
 import { driverHoursLater } from '../../harness/engine/moved-clock.js';
 import type { TrialContext } from '../../harness/engine/trial-context.js';
 import type { JournalClient } from '../../harness/engine/journal-client.js';
-import type { OpParams, RecordedResult } from '../../shared/protocol/schemas.js';
+import type { RecordedResult } from '../../shared/protocol/schemas.js';
 
 const RESULT: RecordedResult = deriveProjections('http_request', '{"echo":"hours-later","tail":"END"}', DEFAULT_MAPPING);
 // An hour is the age a "stale prepare" heuristic picks; 25 hours is past any daily expiry (keys, committed rows).
 const LATER_HOURS = [1, 25] as const;
 
-/** What the resumed run holds: a committed row, an unresolved tier-3 row, an unresolved tier-1 row and its key. */
-interface Held {
-  readonly runId: string;
-  readonly committed: OpParams<'prepare'>;
-  readonly key: string | null;
-}
+/** What the resumed run holds: a committed row, an unresolved tier-3 row, an unresolved tier-1 row and its key (`left`). */
+type Held = LeftRun & { readonly left: string | null };
 
 export const gateHoursLater: Scenario[] = [
   defineScenario({
@@ -38,7 +33,7 @@ export const gateHoursLater: Scenario[] = [
       'node-c\'s gate does not pass, its row stays unresolved, and its idempotency key is the one its prepare stored',
     ],
     async trial(t) {
-      const held = await leaveRun(t);
+      const held = await leaveRun(t, RESULT, (client, runId) => leaveUnresolved(t, client, runId));
       for (const hours of LATER_HOURS) {
         const client = await driverHoursLater(t, hours);
         await checkLater(t, client, held, `${hours} h later`);
@@ -48,36 +43,25 @@ export const gateHoursLater: Scenario[] = [
   }),
 ];
 
-// Driver one, on the real clock: the rows a crashed engine would leave; it exits cleanly so only time differs.
-async function leaveRun(t: TrialContext): Promise<Held> {
-  const runId = t.rng.id('run');
-  const client = await t.driver();
-  const committed = defaultPrepare(t, runId, 'node-a');
-  const id = proceeded(await client.op('prepare', committed), 'node-a\'s effect');
-  await client.op('settle', { effectId: id, state: 'committed', result: RESULT });
+// node-b holds an unresolved tier-3 row, node-c an unresolved tier-1 row; its key as the row holds it before any time
+// passed (§2: a tier-1 row carries the key the target saw).
+async function leaveUnresolved(t: TrialContext, client: JournalClient, runId: string): Promise<string | null> {
   proceeded(await client.op('prepare', defaultPrepare(t, runId, 'node-b')), 'node-b\'s effect');
   proceeded(await client.op('prepare', { ...defaultPrepare(t, runId, 'node-c'), tier: 1 }), 'node-c\'s tier-1 effect');
-  // The key as the row holds it before any time passed (§2: a tier-1 row carries the key the target saw).
-  const key = nodeRows(await rows(client), runId, 'node-c')[0]?.idempotencyKey ?? null;
-  await client.close();
-  return { runId, committed, key };
+  return nodeRows(await rows(client), runId, 'node-c')[0]?.idempotencyKey ?? null;
 }
 
 async function checkLater(t: TrialContext, client: JournalClient, held: Held, when: string): Promise<void> {
-  const gateA = await gateFor(t, client, { kind: 'run', runId: held.runId, nodeId: 'node-a' });
+  const gateA = await client.op('gate', { scope: { kind: 'run', runId: held.runId, nodeId: 'node-a' }, attempt: 1 });
   t.expect(`node-a's gate ${when}`, 'pass', gateA.decision);
-  const again = await client.op('prepare', held.committed);
-  t.check(`node-a's re-run prepare ${when} replays the recorded result`, 'replay of the recorded result', again.verdict, again.verdict === 'replay' && isDeepStrictEqual(again.result, RESULT));
-  const gateB = await gateFor(t, client, { kind: 'run', runId: held.runId, nodeId: 'node-b' });
+  await replaysRecorded(t, client, held, RESULT, `node-a's re-run prepare ${when} replays the recorded result`);
+  const gateB = await client.op('gate', { scope: { kind: 'run', runId: held.runId, nodeId: 'node-b' }, attempt: 1 });
   t.expect(`node-b's gate ${when} (an unresolved tier-3 row)`, 'refuse', gateB.decision);
-  const gateC = await gateFor(t, client, { kind: 'run', runId: held.runId, nodeId: 'node-c' });
+  const gateC = await client.op('gate', { scope: { kind: 'run', runId: held.runId, nodeId: 'node-c' }, attempt: 1 });
   t.check(`node-c's gate ${when} (an unresolved tier-1 row)`, 'reconcile or refuse', gateC.decision, gateC.decision !== 'pass');
   const all = await rows(client);
-  for (const node of ['node-b', 'node-c']) {
-    const left = nodeRows(all, held.runId, node);
-    t.check(`${node}'s row ${when}`, 'one unresolved row, no resolution', left.map((r) => [r.state, r.resolution?.decision ?? null]), left.length === 1 && isUnresolved(left[0]) && left[0]?.resolution === null);
-  }
+  unresolvedKept(t, all, held.runId, ['node-b', 'node-c'], (node) => `${node}'s row ${when}`);
   const keyed = nodeRows(all, held.runId, 'node-c')[0];
   // The key was sent to the target with the first attempt: a new one makes a retry a second effect (§2).
-  if (held.key !== null && keyed !== undefined) t.expect(`node-c's idempotency key ${when}`, held.key, keyed.idempotencyKey);
+  if (held.left !== null && keyed !== undefined) t.expect(`node-c's idempotency key ${when}`, held.left, keyed.idempotencyKey);
 }

@@ -4,7 +4,6 @@ import { defineScenario, type Scenario } from '../../harness/scenario.js';
 import { crashDuringRun, defaultCall, runEffectKey, snapshotAfter, snapshotBefore } from '../support.js';
 import { committedRow, expectVerdict, killAndRestart, proceed, resultFor, runPrepare, type Prepare } from '../metamorphic-support.js';
 import { expectPrepare, type ExistingRowView } from '../../harness/model/gate-table.js';
-import { gateFor } from '../../harness/engine/harness-gate.js';
 import { resumeRun } from '../../harness/engine/run-engine.js';
 import type { TrialContext } from '../../harness/engine/trial-context.js';
 import type { JournalClient } from '../../harness/engine/journal-client.js';
@@ -63,11 +62,11 @@ export const metamorphicIdentity: Scenario[] = [
         const v = await client.op('prepare', { ...vary(base), correlation: { ...vary(base).correlation, attempt: 1 }, audit: { ...base.audit, callId: t.rng.id('call') } } as Prepare);
         expectVerdict(t, `after the restart, the call at ${what} again`, expectPrepare(COMMITTED), v, resultFor(what));
       }
-      const listed = async (runIdOf: string, nodeId: string) => (await gateFor(t, client, { kind: 'run', runId: runIdOf, nodeId })).effects.map((e) => `slot ${e.slot} ${e.toolId}`).sort();
+      const listed = async (runIdOf: string, nodeId: string) => (await client.op('gate', { scope: { kind: 'run', runId: runIdOf, nodeId }, attempt: 1 })).effects.map((e) => `slot ${e.slot} ${e.toolId}`).sort();
       t.expect('gate of node-a lists its own rows (attempt 2 and fresh slot and tool)', ['slot 0 http_request', 'slot 0 write_file', 'slot 1 http_request'], await listed(runId, 'node-a'));
       t.expect('gate of node-b lists only the row prepared in node-b', ['slot 0 http_request'], await listed(runId, 'node-b'));
       t.expect('gate of the other run\'s node-a lists only its own row', ['slot 0 http_request'], await listed(otherRun, 'node-a'));
-      t.expect('gate of node-held at attempt 1 refuses its attempt-2 row', 'refuse', (await gateFor(t, client, { kind: 'run', runId, nodeId: 'node-held' }, 1)).decision);
+      t.expect('gate of node-held at attempt 1 refuses its attempt-2 row', 'refuse', (await client.op('gate', { scope: { kind: 'run', runId, nodeId: 'node-held' }, attempt: 1 })).decision);
       await snapshotAfter(t, client);
     },
   }),

@@ -1,7 +1,6 @@
 // Contract points observed outside a crash: exact scope matching, settle errors, and operator resolution (§4, §6, §8).
 import { defineScenario, type Scenario } from '../../harness/scenario.js';
 import { defaultCall, defaultPrepare, rows, runEffectKey, snapshotAfter, snapshotBefore } from '../support.js';
-import { gateFor } from '../../harness/engine/harness-gate.js';
 import type { EffectRow } from '../../shared/protocol/schemas.js';
 import { resumeRun, startRun } from '../../harness/engine/run-engine.js';
 import type { JournalClient } from '../../harness/engine/journal-client.js';
@@ -23,12 +22,12 @@ export const journalContract: Scenario[] = [
       await prepareUnresolved(t, client, 'a:b', 'c');
       await snapshotBefore(t, client);
       for (const runId of ['r10', 'r%', 'r_', 'r', 'r:1', 'a', 'a:b:c']) {
-        const gate = await gateFor(t, client, { kind: 'run', runId, nodeId: 'n' });
+        const gate = await client.op('gate', { scope: { kind: 'run', runId, nodeId: 'n' }, attempt: 1 });
         t.expect(`gate of ${runId}/n`, { decision: 'pass', effects: 0 }, { decision: gate.decision, effects: gate.effects.length });
       }
-      const own = await gateFor(t, client, { kind: 'run', runId: 'r1', nodeId: 'n' });
+      const own = await client.op('gate', { scope: { kind: 'run', runId: 'r1', nodeId: 'n' }, attempt: 1 });
       t.expect('gate of r1/n', 'refuse', own.decision);
-      const other = await gateFor(t, client, { kind: 'run', runId: 'a', nodeId: 'b:c' });
+      const other = await client.op('gate', { scope: { kind: 'run', runId: 'a', nodeId: 'b:c' }, attempt: 1 });
       t.expect('gate of a / b:c (same concatenation as a:b / c)', 0, other.effects.length);
       await snapshotAfter(t, client);
     },
@@ -45,7 +44,7 @@ export const journalContract: Scenario[] = [
       const run = { runId: t.rng.id('run'), nodes: [{ nodeId: 'node-a', calls: [defaultCall()], originalAttempt: 2, timeoutSlots: [0] }] };
       const first = await t.driver();
       await startRun(t, first, run);
-      const gate = await gateFor(t, first, { kind: 'run', runId: run.runId, nodeId: 'node-a' }, 1);
+      const gate = await first.op('gate', { scope: { kind: 'run', runId: run.runId, nodeId: 'node-a' }, attempt: 1 });
       t.expect('gate decision at attempt 1', 'refuse', gate.decision);
       t.expect('physical writes', 1, t.world.counts().physicalWrites);
       await snapshotAfter(t, first);
@@ -106,7 +105,7 @@ export const journalContract: Scenario[] = [
       const runId = t.rng.id('run');
       const a = await prepareUnresolved(t, client, runId, 'na');
       const b = await prepareUnresolved(t, client, runId, 'nb');
-      for (const nodeId of ['na', 'nb']) t.expect(`gate of ${nodeId} before the resolution`, 'refuse', (await gateFor(t, client, { kind: 'run', runId, nodeId })).decision);
+      for (const nodeId of ['na', 'nb']) t.expect(`gate of ${nodeId} before the resolution`, 'refuse', (await client.op('gate', { scope: { kind: 'run', runId, nodeId }, attempt: 1 })).decision);
       const committed = await prepareUnresolved(t, client, runId, 'nc');
       await client.op('settle', { effectId: committed, state: 'committed', result: null });
       const refused = await client.try('resolve', { effectId: committed, decision: 'accepted', actor: 'operator@example' });

@@ -4,7 +4,6 @@ import { defineScenario, type Scenario } from '../../harness/scenario.js';
 import { snapshotAfter, snapshotBefore } from '../support.js';
 import { changedRows, committedRow, expectVerdict, killAndRestart, proceed, resultFor, rowsById, runPrepare } from '../metamorphic-support.js';
 import { expectPrepare } from '../../harness/model/gate-table.js';
-import { gateFor } from '../../harness/engine/harness-gate.js';
 import type { OpParams } from '../../shared/protocol/schemas.js';
 import type { JournalClient } from '../../harness/engine/journal-client.js';
 import type { TrialContext } from '../../harness/engine/trial-context.js';
@@ -35,7 +34,7 @@ export const metamorphicStateMachine: Scenario[] = [
       const ambiguous = await proceed(client, at('ambiguous'), 'the ambiguous row');
       await client.op('settle', { effectId: ambiguous, state: 'ambiguous', reason: 'the target did not answer' });
       const flagged = await proceed(client, at('attention'), 'the row the gate flags');
-      await gateFor(t, client, { kind: 'run', runId, nodeId: 'attention' });
+      await client.op('gate', { scope: { kind: 'run', runId, nodeId: 'attention' }, attempt: 1 });
       const listed = await rowsById(client);
       const targets: Array<[string, string, string]> = [['committed', committed, 'committed'], ['committed without a result', unretained, 'unretained'], ['ambiguous', ambiguous, 'ambiguous']];
       // Moving an unresolved row to needs_attention is the journal's choice (§6); only a row it moved is probed as such.
@@ -86,7 +85,7 @@ export const metamorphicStateMachine: Scenario[] = [
       const p = runPrepare(t, runId, 'node-a');
       const old = await proceed(client, p, 'the first occurrence');
       await committedRow(client, runPrepare(t, runId, 'node-b'), resultFor('node-b'), 'a later row of another node');
-      t.expect('gate before the resolution', 'refuse', (await gateFor(t, client, { kind: 'run', runId, nodeId: 'node-a' })).decision);
+      t.expect('gate before the resolution', 'refuse', (await client.op('gate', { scope: { kind: 'run', runId, nodeId: 'node-a' }, attempt: 1 })).decision);
       await client.op('resolve', { effectId: old, decision: 'discarded', actor: 'operator@example.test' });
       const fresh = await proceed(client, { ...p, audit: { ...p.audit, callId: t.rng.id('call') } }, 'the re-run after the discard');
       const before = (await rowsById(client)).get(fresh);
@@ -156,7 +155,7 @@ async function probe(t: TrialContext, client: JournalClient, name: string, settl
 async function gates(t: TrialContext, client: JournalClient, runId: string, nodes: readonly string[]): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   for (const nodeId of nodes) {
-    const g = await gateFor(t, client, { kind: 'run', runId, nodeId });
+    const g = await client.op('gate', { scope: { kind: 'run', runId, nodeId }, attempt: 1 });
     out[nodeId] = `${g.decision}: ${g.effects.map((e) => `${e.state === 'committed' ? 'committed' : 'unresolved'}/${e.action}`).join(', ')}`;
   }
   return out;

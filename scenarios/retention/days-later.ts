@@ -1,13 +1,13 @@
 // Retention a day and nine days later: a resumable run keeps its committed rows, and no unresolved row is swept by age.
-import { isDeepStrictEqual } from 'node:util';
 import { defineScenario, type Scenario } from '../../harness/scenario.js';
-import { defaultPrepare, isUnresolved, nodeRows, rows } from '../support.js';
+import { defaultPrepare, nodeRows, rows } from '../support.js';
+import { leaveRun, replaysRecorded, unresolvedKept, type LeftRun } from '../later-support.js';
 import { DEFAULT_MAPPING, deriveProjections } from '../../harness/engine/projections.js';
 import { proceeded } from '../../harness/engine/setup-verdict.js';
 import { driverHoursLater } from '../../harness/engine/moved-clock.js';
 import type { TrialContext } from '../../harness/engine/trial-context.js';
 import type { JournalClient } from '../../harness/engine/journal-client.js';
-import type { OpParams, RecordedResult } from '../../shared/protocol/schemas.js';
+import type { RecordedResult } from '../../shared/protocol/schemas.js';
 
 const RESULT: RecordedResult = deriveProjections('http_request', '{"echo":"days-later","tail":"END"}', DEFAULT_MAPPING);
 // A day and a bit (past a 24-hour expiry), then nine days (past a weekly one).
@@ -26,7 +26,7 @@ export const retentionDaysLater: Scenario[] = [
       'so every place a journal might expire rows by age has run; then R is inspected and node-a re-prepared. §9 sweeps committed rows only at the terminal of their own run and never sweeps an unresolved row by age.',
     asserts: ['R\'s committed row survives and its re-run prepare replays the recorded result', 'R\'s unresolved rows survive, unresolved and without a resolution'],
     async trial(t) {
-      const run = await leaveRun(t);
+      const run = await leaveRun(t, RESULT, (client, runId) => leaveUnresolved(t, client, runId));
       for (const hours of LATER_HOURS) {
         const client = await driverHoursLater(t, hours);
         await housekeeping(t, client);
@@ -37,17 +37,11 @@ export const retentionDaysLater: Scenario[] = [
   }),
 ];
 
-async function leaveRun(t: TrialContext): Promise<{ runId: string; committed: OpParams<'prepare'> }> {
-  const runId = t.rng.id('run');
-  const client = await t.driver();
-  const committed = defaultPrepare(t, runId, 'node-a');
-  const a = proceeded(await client.op('prepare', committed), 'node-a\'s effect');
-  await client.op('settle', { effectId: a, state: 'committed', result: RESULT });
+// node-b prepared and never settled, node-c settled ambiguous.
+async function leaveUnresolved(t: TrialContext, client: JournalClient, runId: string): Promise<void> {
   proceeded(await client.op('prepare', defaultPrepare(t, runId, 'node-b')), 'node-b\'s effect');
   const c = proceeded(await client.op('prepare', defaultPrepare(t, runId, 'node-c')), 'node-c\'s effect');
   await client.op('settle', { effectId: c, state: 'ambiguous', reason: 'the target did not answer' });
-  await client.close();
-  return { runId, committed };
 }
 
 // Everything that might expire rows by age, on the moved clock: the open (done), another run's terminal, a checkpoint.
@@ -60,14 +54,10 @@ async function housekeeping(t: TrialContext, client: JournalClient): Promise<voi
   await client.try('checkpoint', {});
 }
 
-async function checkKept(t: TrialContext, client: JournalClient, run: { runId: string; committed: OpParams<'prepare'> }, when: string): Promise<void> {
+async function checkKept(t: TrialContext, client: JournalClient, run: LeftRun, when: string): Promise<void> {
   const all = await rows(client);
   const a = nodeRows(all, run.runId, 'node-a');
   t.check(`R's committed row ${when}`, 'one committed row with its result retained', a.map((r) => [r.state, r.resultRetained]), a.length === 1 && a[0]?.state === 'committed' && a[0].resultRetained);
-  for (const node of ['node-b', 'node-c']) {
-    const left = nodeRows(all, run.runId, node);
-    t.check(`R's ${node} row ${when}`, 'one unresolved row, no resolution', left.map((r) => [r.state, r.resolution?.decision ?? null]), left.length === 1 && isUnresolved(left[0]) && left[0]?.resolution === null);
-  }
-  const again = await client.op('prepare', run.committed);
-  t.check(`R's re-run prepare of node-a ${when} replays the recorded result`, 'replay of the recorded result', again.verdict, again.verdict === 'replay' && isDeepStrictEqual(again.result, RESULT));
+  unresolvedKept(t, all, run.runId, ['node-b', 'node-c'], (node) => `R's ${node} row ${when}`);
+  await replaysRecorded(t, client, run, RESULT, `R's re-run prepare of node-a ${when} replays the recorded result`);
 }

@@ -1,7 +1,6 @@
 // S8e against evidence the journal does not control: a restart replays every confirmed write from the journal's record
 // alone (no dispatch, no write), and an unknown whose cancelled dispatch never reached the target is not folded as landed.
 import { defineScenario, type Scenario } from '../../harness/scenario.js';
-import { gateFor } from '../../harness/engine/harness-gate.js';
 import { deriveProjections } from '../../harness/engine/projections.js';
 import { prepareParams, runBatch, type BatchResult } from '../../harness/s8e/coordinator.js';
 import { buildEntry } from '../../harness/s8e/entry.js';
@@ -106,7 +105,7 @@ async function replayOne(c: CoordinatorContext, outcome: ActionOutcome, outcomes
   const decision = decideAction(c.fixture, action, outcomes.slice(0, outcome.index - 1));
   if (decision.kind !== 'execute') throw new Error(`confirmed action ${outcome.actionId} no longer binds an intent`);
   const intent = decision.intent;
-  const gate = await gateFor(c.t, c.client, intent.scope);
+  const gate = await c.client.op('gate', { scope: intent.scope, attempt: 1 });
   if (gate.decision === 'reconcile') await retryWithStoredKey(c, outcome.index, intent, gate, 'batch');
   const verdict = await c.client.op('prepare', prepareParams(c, action, intent));
   let key = gate.effects[0]?.idempotencyKey ?? null;

@@ -6,7 +6,6 @@ import { DEFAULT_MAPPING, deriveProjections } from '../../harness/engine/project
 import type { TrialContext } from '../../harness/engine/trial-context.js';
 import type { JournalClient } from '../../harness/engine/journal-client.js';
 import type { CapturedRow, OpParams, RecordedResult } from '../../shared/protocol/schemas.js';
-import { gateFor } from '../../harness/engine/harness-gate.js';
 import { proceeded } from '../../harness/engine/setup-verdict.js';
 
 export interface SweepCase<F = Fixture> {
@@ -55,7 +54,7 @@ async function prepareAndSettle(client: JournalClient, params: OpParams<'prepare
 }
 
 async function gateOf(t: TrialContext, client: JournalClient, f: Fixture, nodeId = 'node-a') {
-  return gateFor(t, client, { kind: 'run', runId: f.runId, nodeId });
+  return client.op('gate', { scope: { kind: 'run', runId: f.runId, nodeId }, attempt: 1 });
 }
 
 const SID = 'sess-sweep-writes';

@@ -3,7 +3,6 @@ import { isDeepStrictEqual } from 'node:util';
 import type { SweepCase } from './cases.js';
 import { defaultPrepare, defaultCall, isUnresolved, nodeRows, rows } from '../support.js';
 import { DEFAULT_MAPPING, deriveProjections } from '../../harness/engine/projections.js';
-import { gateFor } from '../../harness/engine/harness-gate.js';
 import { proceeded } from '../../harness/engine/setup-verdict.js';
 import type { TrialContext } from '../../harness/engine/trial-context.js';
 import type { JournalClient } from '../../harness/engine/journal-client.js';
@@ -22,7 +21,7 @@ const RESULT = deriveProjections('http_request', `{"echo":"${'y'.repeat(80)}","t
 function nodeFixture(t: TrialContext, tiers: readonly Tier[]): NodeFixture {
   const runId = t.rng.id('run');
   const calls = tiers.map((tier, slot) => defaultPrepare(t, runId, 'node-a', defaultCall({ slot, tier, args: { ...defaultCall().args, amount: 40 + slot } })));
-  return { runId, calls, result: RESULT, gate: (client) => gateFor(t, client, { kind: 'run', runId, nodeId: 'node-a' }) };
+  return { runId, calls, result: RESULT, gate: (client) => client.op('gate', { scope: { kind: 'run', runId, nodeId: 'node-a' }, attempt: 1 }) };
 }
 
 const slotRows = async (c: JournalClient, f: NodeFixture): Promise<EffectRow[]> => nodeRows(await rows(c), f.runId, 'node-a');

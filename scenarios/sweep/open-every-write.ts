@@ -8,7 +8,6 @@ import { traceeKilled, underStrace } from '../../harness/engine/syscall-sweep.js
 import { fileWritePoints, fileWriteVictim, nextLine, rawLines, type FileWritePoint } from '../../harness/engine/file-write-points.js';
 import { WRITE_SYSCALLS } from '../../harness/world/written-files.js';
 import { DEFAULT_MAPPING, deriveProjections } from '../../harness/engine/projections.js';
-import { gateFor } from '../../harness/engine/harness-gate.js';
 import { proceeded } from '../../harness/engine/setup-verdict.js';
 import { JournalOpError, type JournalClient } from '../../harness/engine/journal-client.js';
 import type { TrialContext } from '../../harness/engine/trial-context.js';
@@ -140,8 +139,8 @@ async function openOrFail(t: TrialContext, dir: string, label: string): Promise<
 async function check(t: TrialContext, c: JournalClient, f: Laid, label: string): Promise<boolean> {
   const all = await rows(c);
   const [a, b] = [nodeRows(all, f.runId, 'node-a'), nodeRows(all, f.runId, 'node-b')];
-  const gateA = await gateFor(t, c, { kind: 'run', runId: f.runId, nodeId: 'node-a' });
-  const gateB = await gateFor(t, c, { kind: 'run', runId: f.runId, nodeId: 'node-b' });
+  const gateA = await c.op('gate', { scope: { kind: 'run', runId: f.runId, nodeId: 'node-a' }, attempt: 1 });
+  const gateB = await c.op('gate', { scope: { kind: 'run', runId: f.runId, nodeId: 'node-b' }, attempt: 1 });
   let replayed: unknown = null;
   if (gateA.decision === 'pass') {
     const again = await c.op('prepare', f.prepare);
