@@ -34,8 +34,9 @@ export const HELD_WAIT: HeldWait = { quietMs: 40, maxMs: 500 };
  * its crash point without waiting for the resume is therefore seen doing so before the harness resumes it, on any load:
  * a runnable thread waiting for a core counts as running. Never a verdict on its own: a journal whose runtime keeps a
  * thread busy (a polling loop, a garbage collector) is waited for `maxMs` and then resumed as before, unproven; the time
- * its threads spent runnable but waiting for a core is added (at most nine times `maxMs`), so a starved driver that has
- * work left gets to do it before the resume.
+ * its threads spent runnable but waiting for a core is added (at most nine times `maxMs`), and a thread seen with work
+ * left must be seen asleep again (it ran) before the wait ends, short of ten times `maxMs`: a starved driver that has work
+ * left gets to do it before the resume, and a look at its files sees what it did while held.
  */
 export async function awaitBlocked(handle: DriverHandle, wait: HeldWait = HELD_WAIT): Promise<HeldEvidence> {
   const started = Date.now();
@@ -44,13 +45,19 @@ export async function awaitBlocked(handle: DriverHandle, wait: HeldWait = HELD_W
   let samples = 0;
   let why = 'no sample was taken';
   const queued = waitedForCore(tree);
+  // Threads seen with work left (running, runnable, in a disk wait) and not seen asleep since: the wait does not end
+  // unproven while one is left, short of the hard cap, or a journal starved of a core would be resumed before it did
+  // what it was about to do (write a file while held, say) and the look would see nothing of it.
+  const pending = new Set<string>();
   for (;;) {
     if (tree.length === 0) return done(false, 'the driver is gone');
     const sample = sampleTasks(tree);
     samples += 1;
     const now = Date.now();
-    if (sample.asleep === false) {
-      why = sample.why;
+    for (const task of sample.runnable) pending.add(task);
+    for (const task of sample.tasks.keys()) pending.delete(task);
+    if (!sample.asleep) {
+      why = sample.why ?? why;
       base = null;
       tree = handle.livePids();
     } else if (base === null || !sameRuntimes(base.tasks, sample.tasks)) {
@@ -66,7 +73,9 @@ export async function awaitBlocked(handle: DriverHandle, wait: HeldWait = HELD_W
     }
     // A starved driver is not a driver that never sleeps: the time its threads waited for a core extends the wait.
     // (schedstat is read again only once maxMs has passed: before that the wait goes on whatever it adds.)
-    if (now - started >= wait.maxMs && now - started >= wait.maxMs + Math.min(waitedForCore(tree) - queued, wait.maxMs * 9)) return done(false, why);
+    const waited = now - started;
+    if (waited >= wait.maxMs * 10) return done(false, why);
+    if (waited >= wait.maxMs && waited >= wait.maxMs + Math.min(waitedForCore(tree) - queued, wait.maxMs * 9) && !workLeft(pending, sample)) return done(false, why);
     await new Promise((resolve) => setTimeout(resolve, Math.max(2, Math.min(10, wait.quietMs / 4))));
   }
 
@@ -96,28 +105,50 @@ export function changedFiles(before: ReadonlyMap<string, string>, after: Readonl
   return [...names].filter((n) => before.get(n) !== after.get(n)).sort();
 }
 
-type TaskSample = { readonly asleep: true; readonly tasks: Map<string, number> } | { readonly asleep: false; readonly why: string };
+/** A thread seen with work left has not been seen asleep since, and is still there (a thread that ended left nothing). */
+function workLeft(pending: ReadonlySet<string>, sample: TaskSample): boolean {
+  if (pending.size === 0) return false;
+  const live = new Set([...sample.runnable, ...sample.tasks.keys()]);
+  for (const task of pending) if (live.has(task)) return true;
+  return false;
+}
 
+/** One reading of the tree: the asleep threads' run times, the threads with work left, and why it is not all asleep. */
+interface TaskSample {
+  readonly asleep: boolean;
+  readonly why: string | null;
+  readonly tasks: Map<string, number>;
+  readonly runnable: readonly string[];
+}
+
+// Every live thread is read (not only up to the first awake one): the wait needs to know which have work left.
 function sampleTasks(pids: readonly number[]): TaskSample {
   const tasks = new Map<string, number>();
+  const runnable: string[] = [];
+  let why: string | null = null;
   for (const pid of pids) {
     let tids: string[];
     try {
       tids = readdirSync(`/proc/${pid}/task`);
     } catch {
-      return { asleep: false, why: `process ${pid} ended` };
+      why ??= `process ${pid} ended`;
+      continue;
     }
     for (const tid of tids) {
       const state = taskState(pid, tid);
       // A zombie thread (or leader) can run nothing more.
       if (state === 'Z' || state === 'X') continue;
-      if (state !== 'S') return { asleep: false, why: state === null ? `a thread of ${pid} ended` : `a thread of ${pid} was in state ${state}` };
+      if (state !== 'S') {
+        if (state !== null) runnable.push(`${pid}/${tid}`);
+        why ??= state === null ? `a thread of ${pid} ended` : `a thread of ${pid} was in state ${state}`;
+        continue;
+      }
       const ran = runtime(pid, tid);
-      if (ran === null) return { asleep: false, why: `a thread of ${pid} ended` };
-      tasks.set(`${pid}/${tid}`, ran);
+      if (ran === null) why ??= `a thread of ${pid} ended`;
+      else tasks.set(`${pid}/${tid}`, ran);
     }
   }
-  return { asleep: true, tasks };
+  return { asleep: why === null, why, tasks, runnable };
 }
 
 function taskState(pid: number, tid: string): string | null {
