@@ -4,14 +4,17 @@ import { answerText, journalAnswers, rowChanges, shortDigest, type RowChange, ty
 import { Trial } from './schema.js';
 import { markDifference, worthMarking } from './string-diff.js';
 
-/** The failed assertions of a trial with the journal's answers and the row table; held ones folded below. */
-export function failureHtml(t: Loose): string {
+/**
+ * The failed assertions of a trial with the journal's answers and the row table; held ones folded below. With a
+ * counterexample the answers are left to it: it names the journal's answer at the very step that broke the clause.
+ */
+export function failureHtml(t: Loose, withCounterexample = false): string {
   const assertions = arr(t['assertions']).map(obj);
   const failed = assertions.filter((a) => a['passed'] !== true);
   const held = assertions.filter((a) => a['passed'] === true);
   // The helpers the terminal and JUnit use read typed trials; a report this code cannot read still shows its assertions.
   const typed = Trial.safeParse(t);
-  const answers = typed.success ? journalAnswers(typed.data) : null;
+  const answers = typed.success && !withCounterexample ? journalAnswers(typed.data) : null;
   const rows = typed.success ? rowChanges(typed.data) : null;
   const parts: string[] = [];
   if (failed.length > 0) parts.push(assertionTable(failed, answers));

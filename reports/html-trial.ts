@@ -15,7 +15,7 @@ export function trialDetails(t: Loose, counterexample: unknown = t['counterexamp
 <h3><span class="badge ${esc(token(verdict))}">${esc(verdict.replace(/_/g, ' '))}</span> trial <code>${esc(str(t['id'], '?'))}</code> <span class="muted">seed ${esc(str(t['seed'], '?'))} · ${esc(str(t['durationMs'], '?'))} ms · planned kills ${esc(str(t['plannedKills'], '?'))}, observed ${kills.length}</span></h3>
 ${t['inconclusiveReason'] === null || t['inconclusiveReason'] === undefined ? '' : `<p><strong>Inconclusive:</strong> ${esc(str(t['inconclusiveReason']))}</p>`}
 ${violations(arr(t['violations']).map(obj))}
-${failureHtml(t)}
+${failureHtml(t, counterexample !== undefined && counterexample !== null)}
 ${counterexampleHtml(counterexample)}
 <h4>Timeline</h4>
 ${timelineHtml(t['events'], str(t['id']))}

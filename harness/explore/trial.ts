@@ -91,6 +91,8 @@ export async function runGeneratedTrial(c: TrialCase, o: TrialRunOptions): Promi
     inconclusiveReason: violation === null ? t.inconclusiveReason : null,
     violations: violation === null ? violations : [],
     stderrTail: [],
+    // The same timeline a fixed trial has, so a counterexample reads as one (times are not outcome: the digest leaves it out).
+    events: t.record.timeline(),
     durationMs: Date.now() - started,
   };
   trial.verdict = trialVerdict(trial);
