@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { reportHtml } from '../../reports/html.js';
 import type { TrialEvent } from '../../reports/schema.js';
@@ -139,5 +140,13 @@ describe('the HTML report', () => {
     expect(html).toContain('<strong>Replay exactly this:</strong> <code>npx ejc explore --replay 7:0:1 --machine none</code>');
     // The same trial's timeline follows it, as for a fixed trial.
     expect(html.indexOf('<figure class="timeline"')).toBeGreaterThan(html.indexOf('class="violating"'));
+  });
+
+  it('stays small for the reference run: the seed-1 witness renders under 1 MB, passes as one line each', () => {
+    const witness = JSON.parse(readFileSync(new URL('../../reports/witnesses/reference-journal.seed-1.json', import.meta.url), 'utf8')) as { scenarios: Array<{ verdict: string }> };
+    const html = reportHtml(witness);
+    expect(Buffer.byteLength(html)).toBeLessThan(1_000_000);
+    expect(html.match(/<li class="scenario" /g)).toHaveLength(witness.scenarios.filter((s) => s.verdict === 'passed' || s.verdict === 'not_applicable').length);
+    expect(html).not.toContain('<svg ');
   });
 });
