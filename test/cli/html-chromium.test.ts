@@ -69,7 +69,9 @@ async function screenshot(page: Page, name: string): Promise<void> {
 async function placement(page: Page, selector: string): Promise<{ top: number; bottom: number; drawn: boolean }> {
   const box = (await page.locator(selector).first().boundingBox())!;
   const drawn = await page.locator(selector).first().evaluate((el, p) => {
-    const hit = document.elementFromPoint(p.x, p.y);
+    // The test compiles without the DOM library: the page's document is reached through the element.
+    const doc = (el as unknown as { ownerDocument: { elementFromPoint(x: number, y: number): typeof el | null } }).ownerDocument;
+    const hit = doc.elementFromPoint(p.x, p.y);
     return hit !== null && (el === hit || el.contains(hit));
   }, { x: box.x + Math.min(box.width / 2, 40), y: box.y + Math.min(box.height / 2, 10) });
   return { top: box.y, bottom: box.y + box.height, drawn };
@@ -91,7 +93,7 @@ describe('the HTML page in Chromium', () => {
       expect(await page.locator('table.rows td.changed').count()).toBeGreaterThan(0);
       expect(await page.locator('li.scenario[data-verdict="passed"]').isVisible()).toBe(false);
       // Nothing is wider than the screen but the timeline's own scroll box.
-      expect(await page.evaluate(() => document.scrollingElement!.scrollWidth)).toBeLessThanOrEqual(VIEWPORT.width);
+      expect(await page.evaluate('document.scrollingElement.scrollWidth')).toBeLessThanOrEqual(VIEWPORT.width);
       expect(problems).toEqual([]);
       expect([...new Set(requests)]).toEqual([url]);
     } finally {
@@ -112,11 +114,11 @@ describe('the HTML page in Chromium', () => {
       const scenario = page.locator(`details.scenario[id="s-${id.replace(/[^A-Za-z0-9_-]/g, '_')}"]`);
       const steps = scenario.locator('.counterexample ol.steps > li');
       expect(await steps.count()).toBe(cx.steps.length);
-      expect(await steps.evaluateAll((els) => els.map((e) => (e as HTMLLIElement).value))).toEqual(cx.steps.map((s) => s.step));
+      expect(await steps.evaluateAll((els) => els.map((e) => Number(e.getAttribute('value'))))).toEqual(cx.steps.map((s) => s.step));
       const violating = scenario.locator('li.violating');
       await violating.scrollIntoViewIfNeeded();
       await screenshot(page, 'explore-violating-step');
-      expect(await violating.evaluate((e) => (e as HTMLLIElement).value)).toBe(cx.step);
+      expect(await violating.evaluate((e) => Number(e.getAttribute('value')))).toBe(cx.step);
       expect((await placement(page, `details.scenario[id="${await scenario.getAttribute('id')}"] li.violating`)).drawn).toBe(true);
       const timeline = scenario.locator('.timeline svg').first();
       expect(await timeline.isVisible()).toBe(true);
