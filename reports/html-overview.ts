@@ -91,7 +91,7 @@ export function sectionsHtml(r: Loose): string {
   const sections = obj(r['sections']);
   const names = Object.keys(sections);
   if (names.length === 0) return '';
-  return `<section id="sections"><h2>Report sections</h2>${names.map((n) => `<h3>${esc(n)}</h3>${jsonBlock(sections[n], 2000)}`).join('')}</section>`;
+  return `<section id="sections"><h2>Report sections</h2>${names.map((n) => `<h3>${esc(humanLabel(n))}</h3>${jsonBlock(sections[n], 2000)}`).join('')}</section>`;
 }
 
 /** Reproduce and verify commands and the seal. */
