@@ -1,6 +1,6 @@
 // `ejc explore`: generated workloads and crash schedules against an implementation, checked by the model, the first violation shrunk.
 import { EjcError } from '../shared/errors.js';
-import type { Report } from '../reports/schema.js';
+import { zeroCounts, type Report } from '../reports/schema.js';
 import { toJUnit } from '../reports/junit.js';
 import { writeFileAtomic, writeReportFile } from '../reports/write-report.js';
 import { flag, intValue, parseCommand, stringValue } from './args.js';
@@ -9,7 +9,8 @@ import { EXIT, exitCodeFor } from './exit-codes.js';
 import { helpText } from './help.js';
 import { refuseExistingReport } from './output-paths.js';
 import { createExploreProgress } from './explore-progress.js';
-import { notTestedLines } from '../reports/not-tested.js';
+import type { ExploreProgress } from '../harness/explore/run-explore.js';
+import { exploreSummary, type ShrinkTally } from './explore-summary.js';
 
 const EXPLORE_FLAGS = {
   impl: { type: 'string' },
@@ -61,6 +62,16 @@ export async function exploreCommand(argv: string[]): Promise<number> {
   const { defaultLaunch } = await import('../runner/run-conformance.js');
   const json = flag(parsed, 'json');
   const progress = createExploreProgress(process.stderr);
+  // What the shrinking ran: its trials are not the report's, so the summary counts them apart.
+  const shrinking: ShrinkTally = { trials: 0, max: 0, counts: zeroCounts() };
+  const onProgress = (e: ExploreProgress): void => {
+    if (e.kind === 'shrink') {
+      shrinking.trials = e.step;
+      shrinking.max = e.max;
+      for (const k of Object.keys(e.counts) as Array<keyof typeof e.counts>) shrinking.counts[k] += e.counts[k];
+    }
+    progress.onProgress(e);
+  };
   let report: Report;
   try {
     report = await exploreConformance({
@@ -76,7 +87,7 @@ export async function exploreCommand(argv: string[]): Promise<number> {
       keep: base.keep,
       replay: replayText === undefined ? null : parseReplay(replayText, machineText),
       argv: ['explore', ...argv],
-      onProgress: progress.onProgress,
+      onProgress,
     });
   } finally {
     progress.finish();
@@ -85,7 +96,7 @@ export async function exploreCommand(argv: string[]): Promise<number> {
   const reportPath = out === undefined ? null : await writeReportFile(out, report);
   const junit = stringValue(parsed, 'junit');
   if (junit !== undefined) await writeFileAtomic(junit, toJUnit(report));
-  process.stdout.write(json ? `${JSON.stringify(report, null, 2)}\n` : exploreSummary(report, reportPath));
+  process.stdout.write(json ? `${JSON.stringify(report, null, 2)}\n` : exploreSummary(report, reportPath, shrinking));
   return exitCodeFor(report);
 }
 
@@ -114,42 +125,4 @@ export function parseReplay(text: string, machine: string | undefined): { seed: 
   const unknown = parts.filter((p) => p !== 'strace' && p !== 'faketime');
   if (unknown.length > 0) throw new EjcError('usage', `--machine lists strace and/or faketime joined by +, or none; got ${JSON.stringify(machine)}`);
   return { seed: Number(m[1]) | 0, path: m[2]!, machine: { strace: parts.includes('strace'), faketime: parts.includes('faketime') } };
-}
-
-/** The human summary: verdict, trials and kills, and for a violation the counterexample with its one replay command. */
-export function exploreSummary(report: Report, reportPath: string | null): string {
-  const c = report.counts;
-  const s = report.summary;
-  const missing = notTestedLines(report.notTested ?? []);
-  const lines = [
-    ...missing,
-    ...(missing.length > 0 ? [''] : []),
-    `verdict: ${report.verdict}  (${report.implementation.name} ${report.implementation.version}, seed ${report.seed}, ${c.trials} generated trial(s))`,
-    `  passed ${s.passed} · failed ${s.failed} · inconclusive ${s.inconclusive}`,
-    `counts: ${c.kills} kills · ${c.restarts} restarts · ${c.dispatchAttempts} dispatch attempts · ${c.physicalWrites} physical writes · ${c.duplicateWrites} duplicate writes · ${c.bytesScanned} bytes scanned`,
-  ];
-  const section = (report.sections['explore'] ?? {}) as Record<string, { counterexample?: Counterexample | null; replayFailedAgain?: boolean; shrinkTrials?: number }>;
-  const shrunkId = Object.keys(section).find((id) => id.endsWith('.shrunk')) ?? Object.keys(section).find((id) => section[id]?.counterexample);
-  const entry = shrunkId === undefined ? undefined : section[shrunkId];
-  const cx = entry?.counterexample;
-  if (cx) {
-    lines.push('', `counterexample (${shrunkId}${entry?.shrinkTrials !== undefined ? `, shrunk in ${entry.shrinkTrials} trial(s)` : ''}):`, `  clause:   ${cx.clause} — ${cx.contract}`, `  at:       step ${cx.step}: ${cx.what}`, `  expected: ${JSON.stringify(cx.expected)}`, `  observed: ${JSON.stringify(cx.observed)}`, '  steps:');
-    for (const st of cx.steps.slice(-25)) lines.push(`    ${String(st.step).padStart(4)}. ${st.text}`);
-    if (entry?.replayFailedAgain === false) lines.push('  note: the replay of this counterexample passed once: the failure depends on timing (a race)');
-    lines.push(`  replay:   ${cx.replay}`);
-  }
-  for (const x of report.scenarios.filter((x) => x.verdict === 'inconclusive').slice(0, 3)) lines.push(`inconclusive ${x.id}: ${x.reason ?? ''}`, `  reproduce: ${x.reproduce}`);
-  lines.push('', reportPath === null ? 'report not written (use --out <dir>)' : `report: ${reportPath}`, `outcomeDigest ${report.outcomeDigest}`);
-  return `${lines.join('\n')}\n`;
-}
-
-interface Counterexample {
-  replay: string;
-  clause: string;
-  contract: string;
-  what: string;
-  expected: unknown;
-  observed: unknown;
-  step: number;
-  steps: Array<{ step: number; text: string }>;
 }

@@ -53,7 +53,7 @@ export function valueHtml(value: unknown): string {
 export function definitionList(record: Loose, depth = 0): string {
   const rows = Object.entries(record).map(([k, v]) => {
     const nested = depth === 0 && v !== null && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length > 0 && Object.keys(v).length <= 12;
-    return `<dt>${esc(k)}</dt><dd>${nested ? definitionList(v as Loose, depth + 1) : valueHtml(v)}</dd>`;
+    return `<dt>${esc(humanLabel(k))}</dt><dd>${nested ? definitionList(v as Loose, depth + 1) : valueHtml(v)}</dd>`;
   });
   return rows.length === 0 ? '<p class="muted">(empty)</p>' : `<dl>${rows.join('')}</dl>`;
 }
@@ -61,4 +61,19 @@ export function definitionList(record: Loose, depth = 0): string {
 /** A stable, CSS-safe token for a free-form name (a family, a verdict). */
 export function token(name: string): string {
   return name.replace(/[^A-Za-z0-9_-]/g, '_');
+}
+
+// Labels a reader would not guess from the field name alone.
+const LABELS: Record<string, string> = {
+  restartWrites: 'writes after a restart',
+  bytesScanned: 'bytes scanned',
+  canaryHits: 'planted secrets found',
+  notApplicable: 'not applicable',
+  outcomeDigest: 'outcome digest',
+  contentHash: 'content hash',
+};
+
+/** A report field name as words: `dispatchAttempts` → `dispatch attempts`, `not_applicable` → `not applicable`. */
+export function humanLabel(key: string): string {
+  return LABELS[key] ?? key.replace(/_/g, ' ').replace(/([a-z0-9])([A-Z])/g, (_m, a: string, b: string) => `${a} ${b.toLowerCase()}`);
 }

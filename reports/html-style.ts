@@ -83,6 +83,20 @@ tr.bad td:first-child { border-left: 3px solid var(--fail); }
 .swatch.target { background: #1f883d; } .swatch.disclosure { background: #d4a72c; border-radius: 50%; } .swatch.life { background: #8c959f; height: 5px; }
 details.events > summary, details.fold > summary { cursor: pointer; color: var(--muted); }
 ol.steps li { margin: 2px 0; }
+ol.steps li.violating { background: #ffebe9; font-weight: 600; }
+.counterexample { border-left: 3px solid var(--fail); padding: 2px 0 2px 12px; margin: 8px 0; }
+tr.answer td { background: var(--panel); } tr.answer code.no { color: var(--fail); }
+tr.diff pre { margin: 0; max-height: none; }
+table.rows caption { text-align: left; font-weight: 600; padding: 4px 0; }
+table.rows td.changed { background: #fff8c5; }
+details.passes { margin: 16px 0; } details.passes > summary { cursor: pointer; }
+details.passes > summary h2 { display: inline; border: 0; margin: 0; padding: 0; }
+ul.scenario-lines, ul.trial-lines { list-style: none; padding: 0; margin: 6px 0; }
+ul.scenario-lines li { padding: 2px 0; border-bottom: 1px solid var(--line); }
+ul.scenario-lines .id { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-weight: 600; }
+.filters details.families { display: inline-block; } .filters details.families[open] { display: block; width: 100%; }
+.filters details.families > summary { cursor: pointer; font-weight: 600; }
+p.why { font-size: 15px; }
 footer { margin-top: 30px; color: var(--muted); font-size: 12px; }
 @media print { .filters { position: static; } details.scenario { break-inside: avoid; } }
 `;
@@ -90,18 +104,19 @@ footer { margin-top: 30px; color: var(--muted); font-size: 12px; }
 /** The page script: counts what the filters show and adds expand/collapse buttons. The page works without it. */
 export const PAGE_SCRIPT = `
 (function () {
-  var scenarios = Array.prototype.slice.call(document.querySelectorAll('details.scenario'));
+  var scenarios = Array.prototype.slice.call(document.querySelectorAll('.scenario'));
+  var folds = Array.prototype.slice.call(document.querySelectorAll('details.scenario, details.passes'));
   var shown = document.getElementById('shown');
   function count() {
-    var n = scenarios.filter(function (s) { return s.offsetParent !== null; }).length;
+    var n = scenarios.filter(function (s) { return getComputedStyle(s).display !== 'none'; }).length;
     if (shown) shown.textContent = n + ' of ' + scenarios.length + ' scenario(s) shown';
   }
   document.querySelectorAll('.filters input').forEach(function (i) { i.addEventListener('change', count); });
   var tools = document.querySelector('.filters .tools');
   if (tools) {
     tools.hidden = false;
-    document.getElementById('expand').addEventListener('click', function () { scenarios.forEach(function (s) { s.open = true; }); });
-    document.getElementById('collapse').addEventListener('click', function () { scenarios.forEach(function (s) { s.open = false; }); });
+    document.getElementById('expand').addEventListener('click', function () { folds.forEach(function (s) { s.open = true; }); });
+    document.getElementById('collapse').addEventListener('click', function () { folds.forEach(function (s) { s.open = false; }); });
   }
   count();
 })();

@@ -1,15 +1,11 @@
-// The self-contained HTML page of a report: verdict, implementation, filters, every scenario's assertions and each trial's timeline.
+// The self-contained HTML page of a report: what failed first (root causes, failed scenarios with their timelines), passes folded, then the rest.
 import { createHash } from 'node:crypto';
 import { maskText } from '../shared/secrets/mask.js';
 import { scenarioFamily } from './family.js';
-import { arr, definitionList, esc, jsonBlock, obj, str, token, valueHtml, type Loose } from './html-parts.js';
+import { arr, esc, obj, str, token, type Loose } from './html-parts.js';
+import { countsList, footer, header, implementationSection, notTestedSection, otherFields, problemsBanner, rootCauseSection, scopeOf, scopeSection, sectionsHtml } from './html-overview.js';
+import { NOT_PASSING_VERDICTS, scenarioHtml, scenarioLine } from './html-scenario.js';
 import { PAGE_SCRIPT, pageStyle } from './html-style.js';
-import { timelineHtml } from './html-timeline.js';
-import { trialDetails } from './html-trial.js';
-import { claimedScope, exclusionLines, verdictStatement } from './scope.js';
-import type { Scope, Verdict } from './schema.js';
-import { describeCause, rootCauseHeadline, rootCauses } from './root-causes.js';
-import { ScenarioResult } from './schema.js';
 
 /** Options for the page: the verify problems to show in a banner (none when the report verified). */
 export interface HtmlOptions {
@@ -23,6 +19,8 @@ const KNOWN_TOP = new Set(['schema', 'implementation', 'harness', 'seed', 'selec
 /**
  * Renders a parsed report (read defensively: fields may be missing or newer than this code) as one
  * HTML page with no external resources; a Content-Security-Policy allows only its own style and script.
+ * Scenarios that did not pass come first and in full; passing ones are one line each inside a fold (their
+ * timelines stay in the report's JSON), so the page of a large passing run stays small.
  * Masked like every artifact the harness writes (the implementation's stderr may carry anything).
  */
 export function reportHtml(report: unknown, options: HtmlOptions = {}): string {
@@ -39,15 +37,15 @@ export function reportHtml(report: unknown, options: HtmlOptions = {}): string {
     '<main>',
     problemsBanner(options.problems ?? []),
     rootCauseSection(scenarios),
+    filters(scenarios, families),
+    scenarioSections(scenarios, counterexamples(r)),
     notTestedSection(r['notTested']),
+    '<section id="run"><h2>This run</h2>',
     countsList(r),
+    '</section>',
     scopeSection(scopeOf(scenarios)),
     implementationSection(r, impl),
-    otherFields(r),
-    filters(scenarios, families),
-    '<section id="scenarios"><h2>Scenarios</h2>',
-    scenarios.map(scenarioHtml).join('\n'),
-    '</section>',
+    otherFields(r, KNOWN_TOP),
     sectionsHtml(r),
     footer(r),
     '</main>',
@@ -69,70 +67,30 @@ ${body}
 `);
 }
 
-function header(r: Loose, verdict: string, impl: Loose): string {
-  const summary = obj(r['summary']);
-  const scope = scopeOf(arr(r['scenarios']).map(obj));
-  const stated = verdict === 'conformant' || verdict === 'nonconformant' || verdict === 'inconclusive' ? verdictStatement(verdict as Verdict, scope) : verdict;
-  return `<header class="verdict ${token(verdict)}"><h1>${esc(stated)}: ${esc(str(impl['name'], '(unnamed implementation)'))} ${esc(str(impl['version']))}</h1>
-<p>seed ${esc(str(r['seed'], '?'))} · ${esc(str(summary['total'], '?'))} scenario(s) · started ${esc(str(r['startedAt'], '?'))} · ${esc(str(r['durationMs'], '?'))} ms · harness ${esc(str(obj(r['harness'])['version'], '?'))}</p></header>`;
+// Not passing first and in full; expected failures in full but closed; passing and not applicable ones folded, a line each.
+function scenarioSections(scenarios: Loose[], cx: Map<string, unknown>): string {
+  const verdictOf = (s: Loose): string => str(s['verdict'], 'unknown');
+  const bad = scenarios.filter((s) => NOT_PASSING_VERDICTS.has(verdictOf(s)));
+  const expected = scenarios.filter((s) => verdictOf(s) === 'expected_failure');
+  const rest = scenarios.filter((s) => !bad.includes(s) && !expected.includes(s));
+  const full = (s: Loose): string => scenarioHtml(s, cx.get(str(s['id'])));
+  const failedOnly = bad.every((s) => verdictOf(s) === 'failed');
+  const parts = ['<section id="scenarios">'];
+  if (bad.length > 0) parts.push(`<h2 id="failures">${failedOnly ? 'Failed' : 'Failed or undecided'}: ${bad.length} scenario(s)</h2>`, bad.map(full).join('\n'));
+  if (expected.length > 0) parts.push(`<h2>Expected failures: ${expected.length} scenario(s)</h2>`, expected.map(full).join('\n'));
+  const passed = rest.filter((s) => verdictOf(s) === 'passed').length;
+  if (rest.length > 0) {
+    const what = [passed > 0 ? `${passed} passed` : '', rest.length > passed ? `${rest.length - passed} not applicable` : ''].filter((x) => x !== '').join(', ');
+    parts.push(`<details class="passes"${bad.length === 0 && expected.length === 0 && rest.length <= 12 ? ' open' : ''}><summary><h2>${esc(what)}</h2> <span class="muted">one line each; every trial's timeline, assertions and rows are in the report's JSON</span></summary><ul class="scenario-lines">${rest.map(scenarioLine).join('')}</ul></details>`);
+  }
+  parts.push('</section>');
+  return parts.join('\n');
 }
 
-// Recomputed from the scenarios, so a report written before the scope field existed says what its claims kept out too.
-function scopeOf(scenarios: Loose[]): Scope {
-  return claimedScope(scenarios.map((s) => ({ id: str(s['id'], '?'), verdict: s['verdict'] === 'not_applicable' ? 'not_applicable' : 'passed', reason: typeof s['reason'] === 'string' ? s['reason'] : null })));
-}
-
-// The root causes lead the page: failed scenarios grouped by their first failing check (reports/root-causes.ts).
-function rootCauseSection(scenarios: Loose[]): string {
-  const parsed = scenarios.flatMap((s) => {
-    const one = ScenarioResult.safeParse(s);
-    return one.success ? [one.data] : [];
-  });
-  const causes = rootCauses(parsed);
-  if (causes.length === 0) return '';
-  const items = causes
-    .map((c) => `<li><p>${esc(describeCause(c))}</p><p class="scenarios">${c.scenarios.map((id) => `<code>${esc(id)}</code>`).join(', ')}</p></li>`)
-    .join('');
-  return `<section id="root-causes"><h2>${esc(rootCauseHeadline(causes)!)}</h2><p>Failed scenarios grouped by their first failing check, largest group first.</p><ol>${items}</ol></section>`;
-}
-
-function scopeSection(scope: Scope): string {
-  if (scope.complete) return '<section id="scope"><h2>Scope</h2><p>Every selected scenario applied: no claim kept any out.</p></section>';
-  const items = exclusionLines(scope).map((l) => `<li>${esc(l)}</li>`).join('');
-  return `<section id="scope"><h2>Not tested: excluded by the claims</h2><p>The verdict holds only for the claimed scope. These scenarios did not run:</p><ul>${items}</ul></section>`;
-}
-
-// The machine's missing dimensions, above everything but the verdict: what the verdict cannot speak for.
-function notTestedSection(value: unknown): string {
-  const entries = arr(value).map(obj);
-  if (entries.length === 0) return '';
-  const items = entries.map((e) => `<li><b>${esc(str(e['dimension'], '?'))}</b>: no ${esc(str(e['tool'], '?'))}: ${esc(str(e['untested']))}. Install: <code>${esc(str(e['install']))}</code>${arr(e['scenarios']).length > 0 ? ` (${arr(e['scenarios']).length} scenario(s) not applicable)` : ''}</li>`).join('');
-  return `<section id="not-tested" class="problems"><h2>Not tested on this machine</h2><p>The machine that ran this lacked these tools; the verdict says nothing about what only they could show.</p><ul>${items}</ul></section>`;
-}
-
-function problemsBanner(problems: readonly string[]): string {
-  if (problems.length === 0) return '';
-  const shown = problems.slice(0, 20).map((p) => `<li>${esc(p)}</li>`).join('');
-  return `<div class="problems" role="alert"><strong>This report does not verify</strong> (ejc verify found ${problems.length} problem(s)); what it shows cannot be trusted as a witness.<ul>${shown}</ul></div>`;
-}
-
-function countsList(r: Loose): string {
-  const summary = obj(r['summary']);
-  const counts = obj(r['counts']);
-  const items = [
-    ...Object.entries(summary).filter(([k]) => k !== 'total').map(([k, v]) => `<li>${esc(k)} <b>${esc(str(v))}</b></li>`),
-    ...Object.entries(counts).map(([k, v]) => `<li class="muted">${esc(k)} <b>${esc(str(v))}</b></li>`),
-  ];
-  return `<ul class="counts">${items.join('')}</ul>`;
-}
-
-function implementationSection(r: Loose, impl: Loose): string {
-  const harness = obj(r['harness']);
-  const boundary = obj(r['boundary']);
-  return `<section id="implementation"><h2>Implementation</h2>${definitionList(impl)}
-<h3>Harness</h3>${definitionList(harness)}
-<h3>Selection</h3>${definitionList(obj(r['selection']))}
-<h3>What this claim covers</h3><p>${esc(str(boundary['claim']))}</p>${definitionList(Object.fromEntries(Object.entries(boundary).filter(([k]) => k !== 'claim')))}</section>`;
+// An exploration's counterexamples live in its `explore` section, by scenario id (ejc explore and the run's explore family).
+function counterexamples(r: Loose): Map<string, unknown> {
+  const section = obj(obj(r['sections'])['explore']);
+  return new Map(Object.entries(section).flatMap(([id, v]) => (obj(v)['counterexample'] == null ? [] : [[id, obj(v)['counterexample']] as [string, unknown]])));
 }
 
 function filters(scenarios: Loose[], families: string[]): string {
@@ -142,44 +100,8 @@ function filters(scenarios: Loose[], families: string[]): string {
     .map((v) => `<label><input type="checkbox" id="fv-${token(v)}" checked> <span class="badge ${token(v)}">${esc(v.replace(/_/g, ' '))}</span> ${byVerdict(v)}</label>`)
     .join('');
   const fams = families.map((f) => `<label><input type="checkbox" id="ff-${token(f)}" checked> <code>${esc(f)}</code> ${byFamily(f)}</label>`).join('');
-  return `<nav class="filters" aria-label="filters"><fieldset><legend>Verdict</legend>${verdicts}</fieldset><fieldset><legend>Family</legend>${fams}</fieldset>
+  return `<nav class="filters" aria-label="filters"><fieldset><legend>Verdict</legend>${verdicts}</fieldset><details class="families"><summary>Families (${families.length})</summary><fieldset>${fams}</fieldset></details>
 <span class="tools" hidden><span id="shown"></span> <button type="button" id="expand">expand all</button> <button type="button" id="collapse">collapse all</button></span></nav>`;
-}
-
-function scenarioHtml(s: Loose): string {
-  const id = str(s['id'], '?');
-  const verdict = str(s['verdict'], 'unknown');
-  const open = ['failed', 'inconclusive', 'stale_expected_failure'].includes(verdict) ? ' open' : '';
-  const trials = arr(s['trials']).map(obj);
-  const extra = Object.fromEntries(Object.entries(s).filter(([k]) => !['id', 'title', 'spec', 'tags', 'verdict', 'reason', 'reproduce', 'trials', 'durationMs'].includes(k)));
-  return `<details class="scenario" id="s-${esc(token(id))}" data-verdict="${esc(token(verdict))}" data-family="${esc(token(scenarioFamily(id)))}"${open}>
-<summary><span class="badge ${esc(token(verdict))}">${esc(verdict.replace(/_/g, ' '))}</span> <span class="id">${esc(id)}</span> <span>${esc(str(s['title']))}</span> <span class="muted">${esc(str(s['spec']))}</span></summary>
-<div class="body">
-${s['reason'] === null || s['reason'] === undefined ? '' : `<p><strong>Why:</strong> ${esc(str(s['reason']))}</p>`}
-<p><strong>Contract:</strong> ${esc(str(s['spec'], '(not stated)'))} · tags ${valueHtml(arr(s['tags']))}</p>
-<p><strong>Reproduce:</strong> <code>${esc(str(s['reproduce']))}</code></p>
-${Object.keys(extra).length === 0 ? '' : definitionList(extra)}
-${trials.length === 0 ? '<p class="muted">No trial ran.</p>' : trials.map((t) => trialDetails(t, timelineHtml(t['events'], str(t['id'])))).join('\n')}
-</div></details>`;
-}
-
-function sectionsHtml(r: Loose): string {
-  const sections = obj(r['sections']);
-  const names = Object.keys(sections);
-  if (names.length === 0) return '';
-  return `<section id="sections"><h2>Report sections</h2>${names.map((n) => `<h3>${esc(n)}</h3>${jsonBlock(sections[n], 2000)}`).join('')}</section>`;
-}
-
-function otherFields(r: Loose): string {
-  const rest = Object.fromEntries(Object.entries(r).filter(([k]) => !KNOWN_TOP.has(k)));
-  return Object.keys(rest).length === 0 ? '' : `<section id="more"><h2>Also in this report</h2>${definitionList(rest)}</section>`;
-}
-
-function footer(r: Loose): string {
-  const reproduce = obj(r['reproduce']);
-  return `<footer><dl><dt>reproduce</dt><dd><code>${esc(str(reproduce['run']))}</code></dd><dt>verify</dt><dd><code>${esc(str(reproduce['verify']))}</code></dd>
-<dt>outcomeDigest</dt><dd><code>${esc(str(r['outcomeDigest']))}</code></dd><dt>contentHash</dt><dd><code>${esc(str(r['contentHash']))}</code></dd>
-<dt>schema</dt><dd>${valueHtml(r['schema'])}</dd></dl></footer>`;
 }
 
 function sha256(text: string): string {

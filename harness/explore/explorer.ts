@@ -1,5 +1,6 @@
 // The exploration: a seed stream of generated trials on bounded lanes, the first violation shrunk with fast-check, and its replay.
 import fc from 'fast-check';
+import type { Counts } from '../../reports/schema.js';
 import { mapPool } from '../pool.js';
 import { deriveSeed } from '../rng.js';
 import { trialCase } from './arb-case.js';
@@ -96,7 +97,7 @@ export async function shrink(
   first: { seed: number; case: TrialCase; result: GeneratedTrial },
   maxTrials: number,
   idOf: (n: number) => string,
-  onStep?: (n: number, failed: boolean) => void,
+  onStep?: (n: number, failed: boolean, counts: Counts) => void,
 ): Promise<Shrunk | null> {
   const arb = trialCase(run.features);
   const seed = first.seed;
@@ -114,7 +115,7 @@ export async function shrink(
         trials += 1;
         result = await runGeneratedTrial(c, { ...run, id: idOf(trials), seed: seed >>> 0, keep: 'none' });
         seen.set(key, result);
-        onStep?.(trials, result.trial.verdict === 'failed');
+        onStep?.(trials, result.trial.verdict === 'failed', result.trial.counts);
       }
       const failed = result.trial.verdict === 'failed';
       if (failed) last = { result, case: c };

@@ -1,7 +1,7 @@
 // `ejc explore` as a function: probe, run the seed stream, shrink the first violation, replay it, and return the sealed report.
 import { EjcError } from '../../shared/errors.js';
 import { probe, resolveForSpawn } from '../implementation.js';
-import type { Launch, Report } from '../../reports/schema.js';
+import type { Counts, Launch, Report } from '../../reports/schema.js';
 import { trialCase } from './arb-case.js';
 import { featuresFor, withProfile, type Profile } from './features.js';
 import { once, runStream, shrink, type ExploreRun, type Shrunk, type StreamTrial } from './explorer.js';
@@ -30,7 +30,7 @@ export interface ExploreOptions {
 
 export type ExploreProgress =
   | { kind: 'trial'; done: number; total: number | null; index: number; verdict: string; kills: number; elapsedMs: number; failures: number }
-  | { kind: 'shrink'; step: number; max: number; failed: boolean }
+  | { kind: 'shrink'; step: number; max: number; failed: boolean; counts: Counts }
   | { kind: 'replay' }
   | { kind: 'kept'; dir: string };
 
@@ -65,7 +65,7 @@ export async function exploreConformance(o: ExploreOptions): Promise<Report> {
     });
     const first = stream.find((t) => t.result.trial.verdict === 'failed');
     if (first !== undefined) {
-      shrunk = await shrink(run, first, o.maxShrinks, (n) => `${idOf(first.index)}.shrink-${n}`, (step, failed) => o.onProgress?.({ kind: 'shrink', step, max: o.maxShrinks, failed }));
+      shrunk = await shrink(run, first, o.maxShrinks, (n) => `${idOf(first.index)}.shrink-${n}`, (step, failed, counts) => o.onProgress?.({ kind: 'shrink', step, max: o.maxShrinks, failed, counts }));
     }
   }
   return buildExploreReport({ options: o, hello, features, stream, shrunk, started, idOf });

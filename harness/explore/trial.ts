@@ -94,7 +94,12 @@ export async function runGeneratedTrial(c: TrialCase, o: TrialRunOptions): Promi
     durationMs: Date.now() - started,
   };
   trial.verdict = trialVerdict(trial);
-  if (trial.verdict !== 'passed') trial.stderrTail = maskCanaries(t.stderrTail(), canaries) as string[];
+  if (trial.verdict !== 'passed') {
+    trial.stderrTail = maskCanaries(t.stderrTail(), canaries) as string[];
+    // The same timeline a fixed trial has, so a counterexample reads as one; only for trials a reader opens (a stream
+    // of passing trials would multiply the report), and times are not outcome: the digest leaves it out.
+    trial.events = t.record.timeline();
+  }
   const keep = o.keep === 'all' || (o.keep === 'failed' && trial.verdict !== 'passed');
   if (keep) {
     dir.keep();

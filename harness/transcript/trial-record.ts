@@ -86,6 +86,15 @@ export class TrialRecord {
     return timelineOf(this.entries());
   }
 
+  /**
+   * Takes in another trial's record (a generated trial run in its own context) at the times its entries happened,
+   * so this trial's timeline and kept transcript show what that trial did.
+   */
+  adopt(other: TrialRecord): void {
+    const offset = other.#origin - this.#origin;
+    for (const e of other.#entries) this.#entries.push({ ...e, t: Math.max(0, e.t + offset) });
+  }
+
   #push(entry: { kind: RecordEntry['kind'] } & Record<string, unknown>, at?: number): void {
     this.#entries.push({ t: at ?? this.now(), ...entry } as RecordEntry);
   }

@@ -50,6 +50,8 @@ async function exploreInScenario(t: TrialContext, id: string, profile: Profile):
       const best = shrunk?.result ?? result;
       const command = shrunk === null ? replayOf(seed, '0') : replayOf(seed, shrunk.path);
       if (shrunk !== null) absorb(t, shrunk.result, 'shrunk counterexample');
+      // The scenario's timeline is the counterexample's: the trial a reader follows step by step.
+      t.record.adopt(best.context.record);
       t.sections['explore'] = { ...settings(profile, features), trials, shrinkTrials: shrunk?.trials ?? 0, replayFailedAgain: shrunk?.replayFailed ?? null, counterexample: counterexampleOf(best, command) };
       return;
     }

@@ -139,7 +139,7 @@ describe('a failing run, as the HTML page shows it in Chromium', () => {
       await page.goto(url, { waitUntil: 'load' });
 
       const failed = page.locator(`details.scenario[data-verdict="failed"][data-family="cp04"]`);
-      const passed = page.locator(`details.scenario[data-verdict="passed"][data-family="cp01"]`);
+      const passed = page.locator(`.scenario[data-verdict="passed"][data-family="cp01"]`);
       const timeline = failed.locator('.timeline svg').first();
       expect(await timeline.isVisible()).toBe(true);
       expect((await timeline.boundingBox())!.width).toBeGreaterThan(300);
@@ -161,6 +161,10 @@ describe('a failing run, as the HTML page shows it in Chromium', () => {
       if (process.env['EJC_SCREENSHOT'] !== undefined) await copyFile(shot, process.env['EJC_SCREENSHOT']);
 
       expect(await page.locator('#shown').textContent()).toBe('2 of 2 scenario(s) shown');
+      // Passes are folded to a line each; unfolded, the filters hide and show them like the failures.
+      expect(await passed.isVisible()).toBe(false);
+      await page.locator('details.passes > summary').click();
+      await page.locator('.filters details.families > summary').click();
       await page.locator('#fv-failed').uncheck();
       expect([await failed.isVisible(), await passed.isVisible()]).toEqual([false, true]);
       expect(await page.locator('#shown').textContent()).toBe('1 of 2 scenario(s) shown');
@@ -173,6 +177,7 @@ describe('a failing run, as the HTML page shows it in Chromium', () => {
       await cdp.send('Emulation.setScriptExecutionDisabled', { value: true });
       await page.reload({ waitUntil: 'load' });
       expect(await page.locator('.filters .tools').isVisible()).toBe(false);
+      await page.locator('#fv-failed').check();
       expect(await failed.locator('.timeline svg').first().isVisible()).toBe(true);
       await page.locator('#fv-failed').uncheck();
       expect(await failed.isVisible()).toBe(false);
