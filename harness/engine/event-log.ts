@@ -17,4 +17,14 @@ export class EventLog extends JsonlLog<EngineEvent> {
   ofType<T extends EngineEvent['type']>(type: T): Array<Extract<EngineEvent, { type: T }>> {
     return this.read().filter((e): e is Extract<EngineEvent, { type: T }> => e.type === type);
   }
+
+  /** Whether run `runId` reached its terminal (completed or failed): it can no longer be resumed. */
+  ended(runId: string): boolean {
+    return this.read().some((e) => (e.type === 'run:completed' || e.type === 'run:failed') && e.runId === runId);
+  }
+
+  /** The nodes of run `runId` the log shows completed. */
+  completedNodes(runId: string): Set<string> {
+    return new Set(this.ofType('node:completed').filter((e) => e.runId === runId).map((e) => e.nodeId));
+  }
 }

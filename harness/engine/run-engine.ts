@@ -3,6 +3,7 @@ import type { GateDecision, PrepareVerdict, RecordedResult } from '../../shared/
 import type { JournalClient } from './journal-client.js';
 import { logicalKey, payloadOf, scopeKey, type NodeScript, type RunScript, type ToolCall } from './model.js';
 import { DEFAULT_MAPPING, deriveProjections, nodeOutput } from './projections.js';
+import { nodePrepare } from './node-prepare.js';
 import type { TrialContext } from './trial-context.js';
 
 export interface RunOutcome {
@@ -34,7 +35,7 @@ export async function startRun(t: TrialContext, client: JournalClient, run: RunS
 /** Continues a live, paused run with the nodes its log shows not completed (no gate: nothing crashed), to its terminal. */
 export async function continueRun(t: TrialContext, client: JournalClient, run: RunScript): Promise<RunOutcome> {
   const outcome = emptyOutcome();
-  const completed = new Set(t.log.ofType('node:completed').filter((e) => e.runId === run.runId).map((e) => e.nodeId));
+  const completed = t.log.completedNodes(run.runId);
   for (const node of run.nodes.filter((n) => !completed.has(n.nodeId))) {
     const ok = await executeNode(t, client, run, node, node.originalAttempt ?? 1, false, outcome);
     if (!ok) return terminal(t, client, run, outcome);
@@ -42,10 +43,15 @@ export async function continueRun(t: TrialContext, client: JournalClient, run: R
   return finishRun(t, client, run, outcome);
 }
 
+/** The gate of every node of `run`, as a later resume's pre-flight reads it (no boundary, no tally: a read, not a resume). */
+export async function gateEveryNode(client: JournalClient, run: RunScript): Promise<void> {
+  for (const node of run.nodes) await client.op('gate', { scope: { kind: 'run', runId: run.runId, nodeId: node.nodeId }, attempt: 1 });
+}
+
 /** Resumes a run from the engine's event log: gate every re-runnable node first, then schedule them. */
 export async function resumeRun(t: TrialContext, client: JournalClient, run: RunScript): Promise<RunOutcome> {
   const outcome = emptyOutcome();
-  const completed = new Set(t.log.ofType('node:completed').filter((e) => e.runId === run.runId).map((e) => e.nodeId));
+  const completed = t.log.completedNodes(run.runId);
   const rerunnable = run.nodes.filter((n) => !completed.has(n.nodeId));
   // Pre-flight: nothing is scheduled until every re-runnable node's prior effects are resolved.
   for (const node of rerunnable) {
@@ -141,16 +147,7 @@ async function executeNode(
   const mapping = (isRerun ? node.rerunMapping : undefined) ?? node.mapping ?? DEFAULT_MAPPING;
   const results: Array<{ slot: number; projections: RecordedResult }> = [];
   for (const call of calls) {
-    const verdict = await client.op('prepare', {
-      correlation: { kind: 'run', runId: run.runId, nodeId: node.nodeId, attempt },
-      slot: call.slot,
-      toolId: call.toolId,
-      tier: call.tier,
-      args: call.args,
-      secretArgKeys: [...call.secretArgKeys],
-      outputMappingConfig: { ...mapping },
-      audit: { providerAttempt: 1, callId: t.rng.id('call'), ownerId: `engine-${client.label}`, generation: t.tally.restarts },
-    });
+    const verdict = await client.op('prepare', nodePrepare(t, run.runId, node.nodeId, call, { attempt, mapping, owner: `engine-${client.label}`, generation: t.tally.restarts }));
     outcome.verdicts.push({ nodeId: node.nodeId, slot: call.slot, verdict });
     await t.boundary('after-prepare', client);
     let projections: RecordedResult;

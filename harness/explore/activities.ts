@@ -1,6 +1,8 @@
 // The activities of a generated trial, each what an engine (or an operator, or a second process) would really do.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { continueRun, startRun } from '../engine/run-engine.js';
+import { continueRun, gateEveryNode, startRun } from '../engine/run-engine.js';
+import { nodePrepare } from '../engine/node-prepare.js';
+import { DEFAULT_MAPPING } from '../engine/projections.js';
 import { resumeSession, startTurn, transcriptOf, type OpenTurn } from '../engine/session-engine.js';
 import type { OpParams } from '../../shared/protocol/schemas.js';
 import { logicalKey, scopeKey } from '../engine/model.js';
@@ -35,8 +37,7 @@ export async function runActivity(x: Exec, a: Activity): Promise<void> {
     case 'run-rest': {
       const i = a.run % x.runs.length;
       const run = x.runs[i]!;
-      const terminal = t.log.read().some((e) => (e.type === 'run:completed' || e.type === 'run:failed') && e.runId === run.runId);
-      if (!x.started.has(i) || terminal) return;
+      if (!x.started.has(i) || t.log.ended(run.runId)) return;
       await duplicateWorker(x, i);
       t.note({ kind: 'note', text: `run ${JSON.stringify(run.runId)} continues` });
       await continueRun(t, x.primary, run);
@@ -120,24 +121,17 @@ export async function runActivity(x: Exec, a: Activity): Promise<void> {
 // answered from the record, replayed for the same call and refused for a changed one; nothing is dispatched.
 async function duplicateWorker(x: Exec, i: number): Promise<void> {
   const again = x.nextRerun(i);
-  const done = new Set(x.t.log.ofType('node:completed').filter((e) => e.runId === again.runId).map((e) => e.nodeId));
+  const done = x.t.log.completedNodes(again.runId);
   x.t.note({ kind: 'note', text: `a duplicate worker re-prepares the finished nodes of run ${JSON.stringify(again.runId)}` });
   for (const node of again.nodes.filter((n) => done.has(n.nodeId))) {
-    for (const call of node.rerunCalls ?? node.calls) {
-      await x.primary.op('prepare', {
-        correlation: { kind: 'run', runId: again.runId, nodeId: node.nodeId, attempt: 1 },
-        slot: call.slot, toolId: call.toolId, tier: call.tier, args: call.args, secretArgKeys: [...call.secretArgKeys],
-        outputMappingConfig: { ...(node.rerunMapping ?? node.mapping ?? { field: 'tail', bound: 48 }) },
-        audit: { providerAttempt: 1, callId: x.t.rng.id('call'), ownerId: 'engine-duplicate-worker', generation: 0 },
-      });
-    }
+    const mapping = node.rerunMapping ?? node.mapping ?? DEFAULT_MAPPING;
+    for (const call of node.rerunCalls ?? node.calls) await x.primary.op('prepare', nodePrepare(x.t, again.runId, node.nodeId, call, { attempt: 1, mapping, owner: 'engine-duplicate-worker', generation: 0 }));
   }
 }
 
 // The gate of every node of a run, as a later resume's pre-flight would read it (terminal runs included: it must still refuse).
 async function regate(x: Exec, i: number): Promise<void> {
-  const run = x.runs[i]!;
-  for (const node of run.nodes) await x.primary.op('gate', { scope: { kind: 'run', runId: run.runId, nodeId: node.nodeId }, attempt: 1 });
+  await gateEveryNode(x.primary, x.runs[i]!);
 }
 
 // An operator checks each target and resolves what needs attention truthfully. The run is terminal by then (its gate
@@ -160,12 +154,7 @@ async function resolve(x: Exec, i: number): Promise<void> {
     const node = run.nodes.find((n) => e.scope.kind === 'run' && n.nodeId === e.scope.nodeId);
     const call = node?.calls.find((c) => c.slot === e.slot && c.toolId === e.toolId);
     if (!node || !call) continue;
-    await x.primary.op('prepare', {
-      correlation: { kind: 'run', runId: run.runId, nodeId: node.nodeId, attempt: 1 },
-      slot: call.slot, toolId: call.toolId, tier: call.tier, args: call.args, secretArgKeys: [...call.secretArgKeys],
-      outputMappingConfig: { ...(node.mapping ?? { field: 'tail', bound: 48 }) },
-      audit: { providerAttempt: 1, callId: x.t.rng.id('call'), ownerId: 'engine-operator', generation: 0 },
-    });
+    await x.primary.op('prepare', nodePrepare(x.t, run.runId, node.nodeId, call, { attempt: 1, mapping: node.mapping ?? DEFAULT_MAPPING, owner: 'engine-operator', generation: 0 }));
   }
 }
 
@@ -249,7 +238,7 @@ async function probeFailingSettle(x: Exec): Promise<void> {
   const runId = `settle-fails-${x.t.seed.toString(36)}-${++x.raceCount}`;
   const v = await x.primary.op('prepare', {
     correlation: { kind: 'run', runId, nodeId: 'n', attempt: 1 }, slot: 0, toolId: 'http_request', tier: 3, args: { n: x.raceCount }, secretArgKeys: [],
-    outputMappingConfig: { field: 'tail', bound: 48 }, audit: { providerAttempt: 1, callId: x.t.rng.id('call'), ownerId: 'engine-probe', generation: 0 },
+    outputMappingConfig: { ...DEFAULT_MAPPING }, audit: { providerAttempt: 1, callId: x.t.rng.id('call'), ownerId: 'engine-probe', generation: 0 },
   });
   if (v.verdict !== 'proceed') return;
   await x.primary.try('settle', { effectId: v.effectId, state: 'committed', result: { modelValue: 'v', truncated: false, summary: 's', outputMappingResult: null } });

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { CrashInjected } from '../engine/crash-plan.js';
 import { JournalOpError, type JournalClient } from '../engine/journal-client.js';
 import type { RunScript } from '../engine/model.js';
-import { resumeRun } from '../engine/run-engine.js';
+import { gateEveryNode, resumeRun } from '../engine/run-engine.js';
 import { resumeSession, type OpenTurn } from '../engine/session-engine.js';
 import type { TrialContext } from '../engine/trial-context.js';
 import { attachSyscallKiller, type AttachedKiller } from './strace-attach.js';
@@ -197,8 +197,7 @@ export class Exec {
     const log = this.t.log;
     for (const [i, run] of this.runs.entries()) {
       if (!this.started.has(i)) continue;
-      const terminal = log.read().some((e) => (e.type === 'run:completed' || e.type === 'run:failed') && e.runId === run.runId);
-      if (terminal) await this.primary.op('runTerminal', { runId: run.runId });
+      if (log.ended(run.runId)) await this.primary.op('runTerminal', { runId: run.runId });
       else await resumeRun(this.t, this.primary, this.nextRerun(i));
     }
     const session = interrupted && 'session' in interrupted ? this.session(interrupted.session) : null;
@@ -217,7 +216,7 @@ export class Exec {
   private async finalObservations(): Promise<void> {
     for (const [i, run] of this.runs.entries()) {
       if (!this.started.has(i)) continue;
-      for (const node of run.nodes) await this.primary.op('gate', { scope: { kind: 'run', runId: run.runId, nodeId: node.nodeId }, attempt: 1 });
+      await gateEveryNode(this.primary, run);
     }
     const { effects } = await this.primary.op('listEffects', {});
     // Resolution times are the clock's, not the seed's: masked so the same seed gives the same report.

@@ -2,9 +2,13 @@
 // rows (another worker's prepare, an operator's resolution, the run finished elsewhere), and the primary reads again.
 // The model checks both answers against the rows: a journal that keeps what it read in its process answers stale.
 import type { JournalClient } from '../engine/journal-client.js';
+import { nodePrepare } from '../engine/node-prepare.js';
+import { DEFAULT_MAPPING } from '../engine/projections.js';
+import { gateEveryNode } from '../engine/run-engine.js';
 import type { Activity } from './case.js';
 import type { Exec } from './execute.js';
 import { runActivity } from './activities.js';
+import { closeQuietly } from './races.js';
 
 export type LongLived = Extract<Activity, { kind: 'long-lived' }>;
 
@@ -35,17 +39,11 @@ export async function longLived(x: Exec, a: LongLived): Promise<void> {
 // the `done` nodes (a replay while their rows last; once the run finished elsewhere and swept them, a new row).
 async function reads(x: Exec, i: number, done: ReadonlySet<string>): Promise<void> {
   const run = x.runs[i]!;
-  for (const node of run.nodes) await x.primary.op('gate', { scope: { kind: 'run', runId: run.runId, nodeId: node.nodeId }, attempt: 1 });
+  await gateEveryNode(x.primary, run);
   await x.primary.op('listEffects', {});
   for (const node of run.nodes.filter((n) => done.has(n.nodeId))) {
-    for (const call of node.calls) {
-      await x.primary.op('prepare', {
-        correlation: { kind: 'run', runId: run.runId, nodeId: node.nodeId, attempt: 1 },
-        slot: call.slot, toolId: call.toolId, tier: call.tier, args: call.args, secretArgKeys: [...call.secretArgKeys],
-        outputMappingConfig: { ...(node.mapping ?? { field: 'tail', bound: 48 }) },
-        audit: { providerAttempt: 1, callId: x.t.rng.id('call'), ownerId: 'engine-long-lived', generation: 0 },
-      });
-    }
+    const mapping = node.mapping ?? DEFAULT_MAPPING;
+    for (const call of node.calls) await x.primary.op('prepare', nodePrepare(x.t, run.runId, node.nodeId, call, { attempt: 1, mapping, owner: 'engine-long-lived', generation: 0 }));
   }
 }
 
@@ -57,7 +55,7 @@ async function changeRows(x: Exec, other: JournalClient, i: number, change: Long
     await other.op('prepare', {
       correlation: { kind: 'run', runId: run.runId, nodeId: run.nodes[0]!.nodeId, attempt: 1 },
       slot: 90 + x.raceCount++, toolId: 'http_request', tier: 3, args: { method: 'POST', note: 'another worker' }, secretArgKeys: [],
-      outputMappingConfig: { field: 'tail', bound: 48 },
+      outputMappingConfig: { ...DEFAULT_MAPPING },
       audit: { providerAttempt: 1, callId: x.t.rng.id('call'), ownerId: 'engine-other-worker', generation: 0 },
     });
     return;
@@ -72,17 +70,9 @@ async function changeRows(x: Exec, other: JournalClient, i: number, change: Long
 }
 
 function terminal(x: Exec, i: number): boolean {
-  return x.t.log.read().some((e) => (e.type === 'run:completed' || e.type === 'run:failed') && e.runId === x.runs[i]!.runId);
+  return x.t.log.ended(x.runs[i]!.runId);
 }
 
 function completed(x: Exec, i: number): Set<string> {
-  return new Set(x.t.log.ofType('node:completed').filter((e) => e.runId === x.runs[i]!.runId).map((e) => e.nodeId));
-}
-
-async function closeQuietly(client: JournalClient): Promise<void> {
-  try {
-    await client.close();
-  } catch {
-    await client.handle.kill();
-  }
+  return x.t.log.completedNodes(x.runs[i]!.runId);
 }

@@ -3,6 +3,7 @@ import { CrashInjected } from '../engine/crash-plan.js';
 import type { JournalClient } from '../engine/journal-client.js';
 import { resumeSession } from '../engine/session-engine.js';
 import type { OpParams } from '../../shared/protocol/schemas.js';
+import { DEFAULT_MAPPING } from '../engine/projections.js';
 import { stagger } from './activities.js';
 import type { Activity } from './case.js';
 import type { Exec } from './execute.js';
@@ -20,7 +21,7 @@ export async function racePrepare(x: Exec, a: Extract<Activity, { kind: 'race-pr
       if (winner && a.settle && crashes.length === 0) await winner.client.op('settle', { effectId: winner.effectId, state: 'committed', result: { modelValue: 'race', truncated: false, summary: 'race', outputMappingResult: null } });
     }
   } finally {
-    await closeRival(rival);
+    await closeQuietly(rival);
   }
   if (crashes.length > 0) throw crashes[0];
 }
@@ -31,7 +32,7 @@ export async function raceResume(x: Exec, index: number): Promise<void> {
   if (!s) return;
   const rival = await x.t.driver('rival', { journalDir: x.journalDir });
   const results = await Promise.allSettled([resumeSession(x.t, x.primary, s.id), resumeSession(x.t, rival, s.id)]);
-  await closeRival(rival);
+  await closeQuietly(rival);
   const crash = results.find((r) => r.status === 'rejected');
   if (crash) throw crash.reason;
 }
@@ -45,14 +46,14 @@ export async function raceHeld(x: Exec): Promise<void> {
   const held = await x.primary.holdAt('prepare', params, 'prepare.before-commit');
   if (held.kind !== 'crashpoint') {
     x.t.noteOp(x.primary, 'prepare', params, sent, held.kind === 'result' ? { kind: 'result', result: held.result } : { kind: 'error', code: held.code, message: held.message });
-    await closeRival(rival);
+    await closeQuietly(rival);
     return;
   }
   const pending = rival.try('prepare', params);
   x.t.noteOp(x.primary, 'prepare', params, sent, { kind: 'killed', at: 'point:prepare.before-commit' });
   await x.t.kill(x.primary, 'point:prepare.before-commit');
   await pending;
-  await closeRival(rival);
+  await closeQuietly(rival);
   throw new CrashInjected('point:prepare.before-commit');
 }
 
@@ -64,15 +65,16 @@ function racePrepareParams(x: Exec, runId: string): OpParams<'prepare'> {
     tier: 3,
     args: { amount: x.raceCount, note: 'race' },
     secretArgKeys: [],
-    outputMappingConfig: { field: 'tail', bound: 48 },
+    outputMappingConfig: { ...DEFAULT_MAPPING },
     audit: { providerAttempt: 1, callId: x.t.rng.id('call'), ownerId: 'engine-race', generation: 0 },
   };
 }
 
-async function closeRival(rival: JournalClient): Promise<void> {
+/** Closes a second driver; one that cannot close (the journal broke) is killed instead. */
+export async function closeQuietly(client: JournalClient): Promise<void> {
   try {
-    await rival.close();
+    await client.close();
   } catch {
-    await rival.handle.kill();
+    await client.handle.kill();
   }
 }

@@ -22,10 +22,10 @@ export const ALLOWED_TARGETS: readonly AllowedTarget[] = [
   { variant: 'names-disclosures-by-address', scenarios: ['cp10.session.disclose-once', 'cp10.session.concurrent-resume', 'disclosure.negative-slots', 'disclosure.legacy-placeholder'] },
   {
     variant: 'no-gate-of-its-own',
-    scenarios: ['cp03.after-dispatch.tier3', 'cp04.after-settle.result-not-retained', 'cp06.two-effects.second-unresolved', 'cp09.tier1.after-dispatch.reconciling', 'gate.read-failure-refuses', 'gate.ignores-attempt', 'identity.scope-exact', 'recovery.operator-resolution', 'concurrency.interleaved-writers-keep-rows', 'identity.tool-ids-exact'],
+    scenarios: ['cp03.after-dispatch.tier3', 'cp04.after-settle.result-not-retained', 'cp06.two-effects.second-unresolved', 'cp09.tier1.after-dispatch.reconciling', 'gate.read-failure-refuses', 'gate.ignores-attempt', 'identity.scope-exact', 'recovery.operator-resolution', 'concurrency.interleaved-writers-keep-rows', 'identity.tool-ids-exact', 'concurrency.long-lived.gate-after-prepare-elsewhere', 'concurrency.long-lived.resolved-elsewhere'],
   },
   { variant: 'other-conservative-reason', scenarios: ['disclosure.legacy-placeholder', 'disclosure.duplicate-call-id', 'disclosure.name-mismatch', 'disclosure.errored-turn'] },
-  { variant: 'keeps-discarded-row', scenarios: ['recovery.operator-resolution'] },
+  { variant: 'keeps-discarded-row', scenarios: ['recovery.operator-resolution', 'concurrency.long-lived.resolved-elsewhere'] },
   { variant: 'keys-tier1-only', scenarios: ['cp03.after-dispatch.tier3', 'cp09.tier2.receipt-absent.reconciling', 'cp09.tier2.receipt-found.reconciling', 'cp10.session.disclose-once'] },
   {
     variant: 'other-refusal-codes',

@@ -197,3 +197,10 @@ export const DIMENSIONS = [
   { name: 'terminal-sweep-one-chunk', scenarios: ['gate.scale.thousand-rows'] },
   { name: 'result-cut-above-a-mebibyte', scenarios: ['replay.scale.megabyte-result'] },
 ];
+
+/**
+ * Journals only `ejc explore --profile dimensions` catches, on seed 1 within `trials` generated trials, on `clause`:
+ * the default matrix (its fixed scenarios and bounded exploration) and the mixed profile's same trials pass them
+ * (test/explore/dimensions-profile.test.ts). A session sharing a run's id is something only that profile generates.
+ */
+export const DIMENSIONS_PROFILE = [{ name: 'attention-listed-across-kinds', trials: 2, clause: 'disclosure' }];
