@@ -3,7 +3,6 @@ import { defineScenario, type Scenario } from '../../harness/scenario.js';
 import { snapshotAfter } from '../support.js';
 import { committedRow, expectVerdict, proceed, resultFor, runPrepare, type Prepare } from '../metamorphic-support.js';
 import { expectPrepare, type ExistingRowView } from '../../harness/model/gate-table.js';
-import { gateFor } from '../../harness/engine/harness-gate.js';
 import type { TrialContext } from '../../harness/engine/trial-context.js';
 
 // The row view of each prior state the re-runs meet (the same call again: same args, same mapping).
@@ -34,7 +33,7 @@ export const longLivedConcurrency: Scenario[] = [
       const p = runPrepare(t, runId, 'node-a');
       await committedRow(a, p, resultFor('node-a'), 'A\'s first prepare');
       expectVerdict(t, 'A\'s re-run before B\'s sweep', expectPrepare(row('committed', null, true)), await a.op('prepare', again(t, p)), resultFor('node-a'));
-      t.expect('A\'s gate before B\'s sweep', 'pass', (await gateFor(t, a, { kind: 'run', runId, nodeId: 'node-a' })).decision);
+      t.expect('A\'s gate before B\'s sweep', 'pass', (await a.op('gate', { scope: { kind: 'run', runId, nodeId: 'node-a' }, attempt: 1 })).decision);
       await b.op('runTerminal', { runId });
       expectVerdict(t, 'A\'s re-run after B\'s terminal sweep', expectPrepare(null), await a.op('prepare', again(t, p)));
       await b.close();
@@ -57,10 +56,10 @@ export const longLivedConcurrency: Scenario[] = [
       const a = await t.driver('primary');
       const b = await t.driver('other');
       await committedRow(a, runPrepare(t, runId, 'node-a'), resultFor('node-a'), 'A\'s effect in node-a');
-      t.expect('A\'s gate before B\'s prepare', 'pass', (await gateFor(t, a, { kind: 'run', runId, nodeId: 'node-a' })).decision);
+      t.expect('A\'s gate before B\'s prepare', 'pass', (await a.op('gate', { scope: { kind: 'run', runId, nodeId: 'node-a' }, attempt: 1 })).decision);
       await proceed(b, runPrepare(t, runId, 'node-a', { slot: 1, args: { method: 'POST', url: 'https://orders.invalid/api', note: 'another worker' } }), 'B\'s prepare in node-a');
       await b.close();
-      t.expect('A\'s gate after B\'s unresolved prepare in the node', 'refuse', (await gateFor(t, a, { kind: 'run', runId, nodeId: 'node-a' })).decision);
+      t.expect('A\'s gate after B\'s unresolved prepare in the node', 'refuse', (await a.op('gate', { scope: { kind: 'run', runId, nodeId: 'node-a' }, attempt: 1 })).decision);
       await snapshotAfter(t, a);
     },
   }),
@@ -90,15 +89,15 @@ export const longLivedConcurrency: Scenario[] = [
       await a.op('settle', { effectId: ida, state: 'ambiguous', reason: 'the worker timed out waiting for the target' });
       const idb = await proceed(a, pb, 'A\'s prepare in node-b');
       for (const [node, p] of [['node-a', pa], ['node-b', pb]] as const) {
-        t.expect(`A's gate of ${node} before the resolutions`, 'refuse', (await gateFor(t, a, { kind: 'run', runId, nodeId: node })).decision);
+        t.expect(`A's gate of ${node} before the resolutions`, 'refuse', (await a.op('gate', { scope: { kind: 'run', runId, nodeId: node }, attempt: 1 })).decision);
         expectVerdict(t, `A's re-run in ${node} before the resolutions`, expectPrepare(row('unresolved', null, false)), await a.op('prepare', again(t, p)));
       }
       await b.op('resolve', { effectId: ida, decision: 'discarded', actor: 'operator@example.test' });
       await b.op('resolve', { effectId: idb, decision: 'accepted', actor: 'operator@example.test' });
       await b.close();
-      t.expect('A\'s gate of node-a after B discarded its row', 'pass', (await gateFor(t, a, { kind: 'run', runId, nodeId: 'node-a' })).decision);
+      t.expect('A\'s gate of node-a after B discarded its row', 'pass', (await a.op('gate', { scope: { kind: 'run', runId, nodeId: 'node-a' }, attempt: 1 })).decision);
       expectVerdict(t, 'A\'s re-run in node-a after B discarded its row', expectPrepare(row('unresolved', 'discarded', false)), await a.op('prepare', again(t, pa)));
-      t.expect('A\'s gate of node-b after B accepted its row', 'pass', (await gateFor(t, a, { kind: 'run', runId, nodeId: 'node-b' })).decision);
+      t.expect('A\'s gate of node-b after B accepted its row', 'pass', (await a.op('gate', { scope: { kind: 'run', runId, nodeId: 'node-b' }, attempt: 1 })).decision);
       expectVerdict(t, 'A\'s re-run in node-b after B accepted its row', expectPrepare(row('unresolved', 'accepted', false)), await a.op('prepare', again(t, pb)));
       await snapshotAfter(t, a);
     },
