@@ -172,15 +172,16 @@ export class TrialContext {
   /**
    * Starts a later driver of the trial ahead (spawned and past `hello`) while the current phase runs: the next
    * driver(label, { launch }) call, or with `skip` the one after that many more calls. It is a fresh process that has
-   * opened nothing, never one that served before a kill; a call that asks for another label or launch discards it.
+   * opened nothing, never one that served before a kill; a call that asks for another label, launch or environment
+   * discards it.
    */
-  startAhead(label = 'primary', options: { launch?: Launch; skip?: number } = {}): void {
+  startAhead(label = 'primary', options: { launch?: Launch; skip?: number; env?: Record<string, string> } = {}): void {
     const number = this.#driverCount + 1 + (options.skip ?? 0);
     if (this.#ahead.has(number)) return;
     const launch = options.launch ?? this.#launch;
-    const handle = this.#spawn(label, number, launch);
+    const handle = this.#spawn(label, number, launch, options.env);
     handle.catch(() => undefined);
-    this.#ahead.set(number, { key: aheadKey(label, number, launch, undefined), handle });
+    this.#ahead.set(number, { key: aheadKey(label, number, launch, options.env), handle });
   }
 
   async #startOrTakeAhead(label: string, number: number, launch: Launch, env: Record<string, string> | undefined): Promise<DriverHandle> {

@@ -114,7 +114,13 @@ export class Exec {
   }
 
   private async step(step: Step): Promise<void> {
-    if (step.kill !== null) this.schedule.arm(step.kill);
+    if (step.kill !== null) {
+      this.schedule.arm(step.kill);
+      // The armed kill makes a restart: its driver (a fresh process on the clock it will wake up to, past hello and
+      // nothing more) starts while the activity runs, as the fixed scenarios' restarts do. Not where the activity
+      // starts a driver of its own first, which would discard it unused.
+      if (!STARTS_DRIVERS.has(step.act.kind)) this.t.startAhead('primary', withEnv(this.clock.envAfter(step.kill.jump)));
+    }
     await this.guard(() => this.underSyscallKill(() => this.activity(step.act)), step.act);
     // A kill the activity never reached fires now, at a quiet moment: every acknowledged write must survive it too.
     if (this.schedule.armed !== null) {
@@ -236,6 +242,13 @@ export class Exec {
   session(index: number): SessionMemory | null {
     return this.sessions.length === 0 ? null : this.sessions[index % this.sessions.length]!;
   }
+}
+
+/** Activities that start a driver of their own (a rival, another long-lived process, the restarted primary). */
+const STARTS_DRIVERS: ReadonlySet<Activity['kind']> = new Set(['race-prepare', 'race-resume', 'race-held', 'long-lived', 'restart']);
+
+function withEnv(env: Record<string, string> | undefined): { env?: Record<string, string> } {
+  return env === undefined ? {} : { env };
 }
 
 /** Runs a generated trial in `t` (history recording on); harness and driver failures propagate to the caller. */

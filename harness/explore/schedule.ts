@@ -77,7 +77,13 @@ export class TrialClock {
 
   /** The environment a driver starts with: its clock moved by the hours jumped so far, else nothing. */
   env(): Record<string, string> | undefined {
-    return this.#hours === 0 ? undefined : (movedClockEnv(this.#hours) ?? undefined);
+    return this.envAfter(null);
+  }
+
+  /** The environment a driver will start with once the clock has jumped `by` (the clock itself does not move). */
+  envAfter(by: ClockJump | null): Record<string, string> | undefined {
+    const hours = this.#hours + (by === null ? 0 : HOURS[by]);
+    return hours === 0 ? undefined : (movedClockEnv(hours) ?? undefined);
   }
 }
 

@@ -13,10 +13,14 @@ export function canaryMatcher(canaries: readonly string[]): (data: Buffer, name:
   const forms = canaries.map(encodedNeedles);
   const common = commonPrefix(canaries);
   const gate = common.length >= 16 ? encodedNeedles(common) : null;
+  // The common part itself gates the plain searches the same way: a file without it holds no canary as it is.
+  const plainGate = common.length >= 16 ? Buffer.from(common, 'utf8') : null;
   return (data, name) => {
     const views = wholeFileViews(data, name);
     const encoded = gate === null || views.some((v) => gate.some((g) => v.includes(g)));
-    return canaries.flatMap((_, i) => (views.some((v) => v.includes(plain[i]!) || (encoded && forms[i]!.some((f) => v.includes(f)))) ? [i] : []));
+    const asIs = plainGate === null || views.some((v) => v.includes(plainGate));
+    if (!asIs && !encoded) return [];
+    return canaries.flatMap((_, i) => (views.some((v) => (asIs && v.includes(plain[i]!)) || (encoded && forms[i]!.some((f) => v.includes(f)))) ? [i] : []));
   };
 }
 

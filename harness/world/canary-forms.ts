@@ -98,8 +98,48 @@ export function holdsEncoded(data: Buffer, canary: string, views = decodedViews(
  */
 export function holdsDigest(hexRuns: readonly string[], canary: string): boolean {
   if (hexRuns.length === 0) return false;
-  return digestsOf(canary).some((d) => hexRuns.some((r) => r.includes(d)));
+  const index = runIndex(hexRuns);
+  return digestsOf(canary).some((d) => index.holds(d));
 }
+
+// Every digest is at least 32 hex digits long (MD5), so any copy of one covers a whole window of WINDOW digits that starts
+// at a multiple of WINDOW: looking up the digest's WINDOW-digit pieces at each of the WINDOW offsets finds it.
+const WINDOW = 16;
+
+/**
+ * The runs joined into one text, a newline between two (no hex digit, so no digest spans two runs), with the position of
+ * each window of WINDOW characters starting at a multiple of WINDOW. Hex has 16 letters, so a plain substring search
+ * barely skips ahead: a file's runs are asked for 12 digests of every canary of the trial, and a lookup per digest piece
+ * costs a fraction of a search through megabytes. Kept per array, since a file's views are asked about every canary.
+ */
+function runIndex(hexRuns: readonly string[]): { holds(digest: string): boolean } {
+  let index = INDEXES.get(hexRuns);
+  // An array that grew since (a caller's own, pushed to) is indexed again.
+  if (index?.count !== hexRuns.length) {
+    const text = hexRuns.join('\n');
+    const windows = new Map<string, number[]>();
+    for (let at = 0; at + WINDOW <= text.length; at += WINDOW) {
+      const key = text.slice(at, at + WINDOW);
+      const list = windows.get(key);
+      if (list === undefined) windows.set(key, [at]);
+      else list.push(at);
+    }
+    const holds = (digest: string): boolean => {
+      // A digest shorter than two windows could lie between window starts: searched for plainly.
+      if (digest.length < 2 * WINDOW - 1) return text.includes(digest);
+      for (let offset = 0; offset < WINDOW; offset++) {
+        for (const at of windows.get(digest.slice(offset, offset + WINDOW)) ?? []) {
+          if (at - offset >= 0 && text.startsWith(digest, at - offset)) return true;
+        }
+      }
+      return false;
+    };
+    index = { count: hexRuns.length, holds };
+    INDEXES.set(hexRuns, index);
+  }
+  return index;
+}
+const INDEXES = new WeakMap<readonly string[], { count: number; holds(digest: string): boolean }>();
 
 const DIGESTS = new Map<string, string[]>();
 function digestsOf(canary: string): string[] {
@@ -146,6 +186,18 @@ export function namedAfter(name: string, canaries: readonly string[]): boolean[]
 // neighbour may be another canary (the rest, nonce and seeded part, still names this canary alone). Null for a value
 // that is not a canary or whose random part is too short to be unmistakable.
 function foldedRandomPart(canary: string): Buffer | null {
+  // Asked for every sibling of every canary in every file a scan reads: computed once per canary (never changed by a caller).
+  let folded = FOLDED.get(canary);
+  if (folded === undefined) {
+    folded = computeFoldedRandomPart(canary);
+    if (FOLDED.size >= 4096) FOLDED.delete(FOLDED.keys().next().value!);
+    FOLDED.set(canary, folded);
+  }
+  return folded;
+}
+const FOLDED = new Map<string, Buffer | null>();
+
+function computeFoldedRandomPart(canary: string): Buffer | null {
   if (!canary.startsWith(CANARY_PREFIX)) return null;
   const random = canary.slice(CANARY_PREFIX.length);
   if (!/^[0-9A-Za-z]{12,}$/.test(random)) return null;

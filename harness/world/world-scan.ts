@@ -1,5 +1,6 @@
 // The world scan: after a trial that planted canaries, every file modified since it started wherever a driver can write.
 import { lstatSync, readdirSync, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { listDir } from './dir-listing.js';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { mountTable } from '../../shared/mount-table.js';
@@ -78,10 +79,11 @@ const subtreeSizes = new Map<string, number>();
 function walkRecent(roots: readonly string[], sinceMs: number, excludeDirs: ReadonlySet<string> | undefined, onOther: (path: string) => void, onFile: (path: string, st: Stats) => void): string[] {
   const seen = new Set<string>();
   const gated: string[] = [];
-  const visit = (dir: string, depth: number, whole: boolean): void => {
-    let names: string[];
+  const visit = (dir: string, depth: number, whole: boolean, dirStat: Stats | null): void => {
+    let names: readonly string[];
     try {
-      names = readdirSync(dir);
+      // Unchanged directories are not read again (dir-listing.ts); every entry in them still is looked at below.
+      names = listDir(dir, dirStat);
     } catch {
       return; // removed meanwhile, or not ours to read
     }
@@ -104,7 +106,7 @@ function walkRecent(roots: readonly string[], sinceMs: number, excludeDirs: Read
         // In a large subtree a file created during the trial changes its directory's mtime; an append alone does not.
         if (inside || changedSince(st, sinceMs)) {
           seen.add(path);
-          visit(path, depth + 1, inside && depth >= FULL_DEPTH);
+          visit(path, depth + 1, inside && depth >= FULL_DEPTH, st);
         }
         continue;
       }
@@ -118,7 +120,7 @@ function walkRecent(roots: readonly string[], sinceMs: number, excludeDirs: Read
   for (const root of [...roots].sort((a, b) => depthOf(b) - depthOf(a))) {
     if (seen.has(root)) continue;
     seen.add(root);
-    visit(root, 0, false);
+    visit(root, 0, false, null);
   }
   return gated.sort();
 }

@@ -49,6 +49,19 @@ describe('TrialContext.startAhead', () => {
     expect(t.tally.restarts).toBe(1);
   });
 
+  it('hands a driver started ahead with an environment (a moved clock) only to the call asking for that environment', async () => {
+    const later = { EJC_TEST_AHEAD_ENV: 'later' };
+    t.startAhead('primary', { env: later });
+    const ahead = liveDriverGroups()[0];
+    const taken = await t.driver('primary', { env: later });
+    expect(taken.handle.pid).toBe(ahead);
+    t.startAhead('primary', { env: later });
+    const discarded = liveDriverGroups().find((g) => g !== taken.handle.pid);
+    const fresh = await t.driver('primary');
+    expect(fresh.handle.pid).not.toBe(discarded);
+    expect(liveDriverGroups().sort()).toEqual([taken.handle.pid, fresh.handle.pid].sort());
+  });
+
   it('discards a driver started ahead when the next call asks for another one, leaving no process behind', async () => {
     t.planCrash({ kind: 'boundary', boundary: 'after-prepare' });
     const victim = await t.driver();

@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { scanHiddenCopies } from '../../harness/secrets/hidden-copies.js';
 import { trialNonce, withNonce } from '../../shared/secrets/canary-nonce.js';
-import { holdsEncoded, namedAfter, scanEncodedForms } from '../../harness/world/canary-forms.js';
+import { holdsDigest, holdsEncoded, namedAfter, scanEncodedForms } from '../../harness/world/canary-forms.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ejc-digest-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -35,6 +35,21 @@ describe('hashes of a canary', () => {
     db.prepare('INSERT INTO fp VALUES (?, ?)').run('7', hash('sha256', canary));
     db.close();
     expect(scanHiddenCopies([file], [canary, other]).map((h) => h.canary)).toEqual([0]);
+  });
+
+  it('finds each hash at every offset inside a long run, in the middle of many runs, and none cut across two runs', () => {
+    const filler = (n: number): string => createHash('sha512').update(String(n)).digest('hex').repeat(3).slice(0, n);
+    for (const a of ['md5', 'sha1', 'sha256', 'sha512']) {
+      const d = hash(a, canary).toString('hex');
+      for (let at = 0; at < 40; at++) {
+        const runs = [filler(500), `${filler(at)}${d}${filler(37)}`, filler(64)];
+        expect(holdsDigest(runs, canary), `${a} at ${at}`).toBe(true);
+        // The same digits split between two runs are no copy.
+        const cut = 1 + (at % (d.length - 1));
+        expect(holdsDigest([filler(500), `${filler(at)}${d.slice(0, cut)}`, `${d.slice(cut)}${filler(37)}`], canary), `${a} cut at ${cut}`).toBe(false);
+      }
+    }
+    expect(holdsDigest([filler(5000)], canary)).toBe(false);
   });
 
   it('takes no other canary\'s hash, no unrelated digest and no keyed hash for it', () => {

@@ -75,5 +75,9 @@ describe('encodedNeedles', () => {
     expect(match(gzipSync(Buffer.from(others[1]!)), 'x.log.gz')).toEqual([2]);
     expect(match(Buffer.from(`plain ${others[0]} and ${encodeURIComponent(CANARY)}`), 'x')).toEqual([0, 1]);
     expect(match(Buffer.from(Buffer.from(others[0]!.slice(0, 40)).toString('base64')), 'x')).toEqual([]);
+    // Plain alone, encoded alone, and the trial's common prefix alone (no canary).
+    expect(match(Buffer.from(`a line ${others[1]} and more`), 'x')).toEqual([2]);
+    expect(match(Buffer.from(`a line ${Buffer.from(CANARY).toString('hex')} and more`), 'x')).toEqual([1]);
+    expect(match(Buffer.from(`a line ${CANARY.slice(0, 31)} and more`), 'x')).toEqual([]);
   });
 });
