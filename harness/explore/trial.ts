@@ -67,7 +67,7 @@ export async function runGeneratedTrial(c: TrialCase, o: TrialRunOptions): Promi
   }
   const history = t.history ?? [];
   const canaries = history.flatMap((e) => (e.kind === 'canary' ? [e.value] : []));
-  const model = checkHistory(history, { tierMode: o.capabilities.tierMode });
+  const model = checkHistory(history, { tierMode: o.capabilities.tierMode, gate: o.capabilities.gate });
   const violation = model.failure === null ? (echoViolation(t, history.length) ?? worldViolation(t, history.length)) : {
     clause: model.failure.clause,
     contract: CLAUSES[model.failure.clause],
