@@ -85,6 +85,7 @@ export async function exploreCommand(argv: string[]): Promise<number> {
       maxShrinks: intValue('max-shrinks', stringValue(parsed, 'max-shrinks') ?? String(DEFAULT_MAX_SHRINKS), 0),
       profile: parseProfile(stringValue(parsed, 'profile')),
       keep: base.keep,
+      ...(base.keepRoot === undefined ? {} : { keepRoot: base.keepRoot }),
       replay: replayText === undefined ? null : parseReplay(replayText, machineText),
       argv: ['explore', ...argv],
       onProgress,

@@ -134,7 +134,7 @@ Exploration:
   --profile <p>          mixed (default: everything the implementation offers), runs (no sessions) or dimensions
                          (mixed with ids shared across runs, sessions and nodes, look-alike public values)
   --timeout <ms>         per-operation timeout (default ${DEFAULT_TIMEOUT_MS})
-  --keep, --keep-failed  keep trial directories
+  --keep, --keep-failed  keep trial directories (under <out>/kept with --out, else in TMPDIR)
 
 Replay:
   --replay <seed>:<path> run exactly the counterexample a report names (fast-check seed and shrink path)

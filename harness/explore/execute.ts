@@ -110,7 +110,7 @@ export class Exec {
   }
 
   private violated(): boolean {
-    return checkHistory(this.t.history ?? [], { tierMode: this.t.capabilities.tierMode }).failure !== null;
+    return checkHistory(this.t.history ?? [], { tierMode: this.t.capabilities.tierMode, gate: this.t.capabilities.gate }).failure !== null;
   }
 
   private async step(step: Step): Promise<void> {

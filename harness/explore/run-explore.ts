@@ -22,6 +22,8 @@ export interface ExploreOptions {
   /** What generation may use (a replay must name the profile its counterexample came from). */
   readonly profile: Profile;
   readonly keep: 'all' | 'failed' | 'none';
+  /** Where kept trial directories go (`<out>/kept`); unset, the temp directory. */
+  readonly keepRoot?: string;
   /** Replay exactly one counterexample instead of exploring: fast-check seed and path, and the machine features it used. */
   readonly replay: { seed: number; path: string; machine: { strace: boolean; faketime: boolean } } | null;
   readonly argv: string[];
@@ -46,7 +48,7 @@ export async function exploreConformance(o: ExploreOptions): Promise<Report> {
     if (missing.length > 0) throw new EjcError('usage', `this counterexample was generated on a machine with ${missing.join(' and ')}, which this one lacks: install it (apt-get install ${missing.join(' ')}) or replay where it was found`);
   }
   const features = withProfile(featuresFor(hello.capabilities, o.replay?.machine ?? {}), o.profile);
-  const run: ExploreRun = { launch: spawnLaunch, timeoutMs: o.timeoutMs, capabilities: hello.capabilities, features, keep: o.keep, onKept: (dir) => o.onProgress?.({ kind: 'kept', dir }) };
+  const run: ExploreRun = { launch: spawnLaunch, timeoutMs: o.timeoutMs, capabilities: hello.capabilities, features, keep: o.keep, ...(o.keepRoot === undefined ? {} : { keepRoot: o.keepRoot }), onKept: (dir) => o.onProgress?.({ kind: 'kept', dir }) };
   const idOf = (index: number) => `explore.trial-${String(index).padStart(5, '0')}`;
   let stream: StreamTrial[];
   let shrunk: Shrunk | null = null;

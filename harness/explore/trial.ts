@@ -22,6 +22,8 @@ export interface TrialRunOptions {
   readonly id: string;
   readonly seed: number;
   readonly keep: 'all' | 'failed' | 'none';
+  /** Where a trial that may be kept gets its directory (`<out>/kept`); unset, the temp directory. */
+  readonly keepRoot?: string;
   readonly onKept?: (dir: string) => void;
 }
 
@@ -48,7 +50,8 @@ export interface GeneratedTrial {
 /** Runs one case in a fresh directory; the trial fails on a model violation, is inconclusive when it could not decide. */
 export async function runGeneratedTrial(c: TrialCase, o: TrialRunOptions): Promise<GeneratedTrial> {
   const started = Date.now();
-  const dir = await createTrialDir();
+  // A directory that may be kept is made where it is kept: beside the report, never in the shared temp directory.
+  const dir = await createTrialDir(o.keep === 'none' ? undefined : o.keepRoot);
   const t = new TrialContext({ id: o.id, seed: o.seed, dir: dir.path, launch: o.launch, timeoutMs: o.timeoutMs, capabilities: o.capabilities });
   const violations: Trial['violations'] = [];
   let clean = false;
@@ -67,7 +70,7 @@ export async function runGeneratedTrial(c: TrialCase, o: TrialRunOptions): Promi
   }
   const history = t.history ?? [];
   const canaries = history.flatMap((e) => (e.kind === 'canary' ? [e.value] : []));
-  const model = checkHistory(history, { tierMode: o.capabilities.tierMode });
+  const model = checkHistory(history, { tierMode: o.capabilities.tierMode, gate: o.capabilities.gate });
   const violation = model.failure === null ? (echoViolation(t, history.length) ?? worldViolation(t, history.length)) : {
     clause: model.failure.clause,
     contract: CLAUSES[model.failure.clause],

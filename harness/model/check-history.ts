@@ -22,6 +22,8 @@ export interface ModelReport {
 
 export interface ModelConfig {
   readonly tierMode: TierMode;
+  /** Where the §4 gate lives (`capabilities.gate`): with `harness` the gate's read is the journal's `listEffects`. */
+  readonly gate?: 'journal' | 'harness' | undefined;
 }
 
 /** Folds the history through the model; concurrent operations are checked against every order they could have taken. */
@@ -99,6 +101,7 @@ class Checker {
       canaries: this.canaries,
       afterRestart: ev.op === 'listEffects' && this.freshRestart.has(ev.driver),
       othersLive: this.othersAtOpen.get(ev.driver) ?? 0,
+      gateReadsListing: this.config.gate === 'harness',
     };
   }
 

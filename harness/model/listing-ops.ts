@@ -9,6 +9,9 @@ import { missingClause } from './session-ops.js';
 
 /** listEffects must hold exactly the model's rows, each in the state its operations left it; ids and keys are learnt. */
 export function listAnswered(state: MState, answer: OpAnswer, env: OpEnv): Outcome {
+  // With gate: "harness" this listing is the gate's read, and gate_read_fails makes it fail (protocol.md, faults): the
+  // gate's refusal, not a broken listing, is what §4 ("a gate read that fails is a refusal, not a pass") judges.
+  if (answer.kind === 'error' && env.gateReadsListing && env.faults.has('gate_read_fails')) return ok(state, 'gate.read-failure');
   if (answer.kind !== 'result') return fail('listing', 'listEffects', 'the rows', describe(answer));
   const effects = (answer.result as { effects: EffectRow[] }).effects;
   const left = new Map(state.rows);

@@ -24,6 +24,8 @@ export interface OpEnv {
   readonly afterRestart: boolean;
   /** Other drivers alive when this one opened (a busy connection may defer the open's checkpoint). */
   readonly othersLive: number;
+  /** `capabilities.gate: "harness"`: the harness-side gate reads the rows through `listEffects`, so that is the gate's read. */
+  readonly gateReadsListing: boolean;
 }
 
 export function ok(next: MState, ...clauses: ClauseId[]): Outcome {

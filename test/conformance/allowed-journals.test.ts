@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { runTargetScenarios } from './run-targets.js';
-import { ALLOWED_TARGETS, EXPLORED_VARIANTS } from './fit-targets.js';
+import { ALLOWED_TARGETS, EXPLORED_STORES, EXPLORED_VARIANTS } from './fit-targets.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -34,18 +34,34 @@ describe('exploration of journals that take a choice the contract leaves open', 
   for (const variant of EXPLORED_VARIANTS) {
     for (const seed of WALK.seeds) {
       it(`${variant}: ${WALK.trials} generated trial(s) of seed ${seed} pass`, { timeout: FULL ? 3_600_000 : 600_000 }, async () => {
-        const report = await exploreConformance({
-          launch: { kind: 'module', module: ALLOWED, options: { variant } },
-          timeoutMs: 10_000, seed, trials: WALK.trials, budgetMs: null, jobs: 1, shard: null, maxShrinks: 0,
-          profile: 'mixed', keep: 'none', replay: null, argv: ['explore'],
-        });
-        const failed = report.scenarios.filter((s) => s.verdict !== 'passed').map((s) => `${s.id}: ${s.verdict}: ${s.reason}`);
-        expect(failed).toEqual([]);
-        expect(report.verdict).toBe('conformant');
+        await exploresClean(ALLOWED, { variant }, seed);
       });
     }
   }
 });
+
+describe('exploration of stores that are not SQLite', () => {
+  for (const store of EXPLORED_STORES) {
+    const module = fileURLToPath(new URL(store.module, import.meta.url));
+    for (const seed of WALK.seeds) {
+      it(`${store.name}: ${WALK.trials} generated trial(s) of seed ${seed} pass`, { timeout: FULL ? 3_600_000 : 600_000 }, async () => {
+        await exploresClean(module, {}, seed);
+      });
+    }
+  }
+});
+
+// The walk's trials of one seed against a journal module: every generated trial passes.
+async function exploresClean(module: string, options: Record<string, string>, seed: number): Promise<void> {
+  const report = await exploreConformance({
+    launch: { kind: 'module', module, options },
+    timeoutMs: 10_000, seed, trials: WALK.trials, budgetMs: null, jobs: 1, shard: null, maxShrinks: 0,
+    profile: 'mixed', keep: 'none', replay: null, argv: ['explore'],
+  });
+  const failed = report.scenarios.filter((s) => s.verdict !== 'passed').map((s) => `${s.id}: ${s.verdict}: ${s.reason}`);
+  expect(failed).toEqual([]);
+  expect(report.verdict).toBe('conformant');
+}
 
 describe('outcome digests over what the harness decides', () => {
   const KEYED = ['cp09.tier1.after-dispatch.reconciling', 'identity.tier1-key.never-repeats', 'cp06.two-effects.kill-between'];

@@ -35,10 +35,22 @@ export const ALLOWED_TARGETS: readonly AllowedTarget[] = [
   { variant: 'random-keys', scenarios: ['cp09.tier1.after-dispatch.reconciling', 'cp09.tier1.after-prepare.reconciling', 'identity.tier1-key.never-repeats', 'identity.tier1-key.equal-args-distinct', 'recovery.operator-resolution'] },
   { variant: 'larger-chunk', scenarios: ['cp11.session-sweep.chunk-failure-rolls-back', 'cp11.session-sweep.kill-between-chunks'] },
   { variant: 'unannounced-chunk', scenarios: ['cp11.session-sweep.chunk-failure-rolls-back', 'cp11.session-sweep.kill-between-chunks'] },
+  { variant: 'no-kxm-claim', scenarios: ['claims.operations-match-hello', 'cp04.after-settle', 'cp10.session.disclose-once', 'recovery.operator-resolution'] },
+  { variant: 'no-sessions', scenarios: ['claims.operations-match-hello', 'cp01.prepare-before-commit', 'cp07.concurrent-prepare.race', 'gate.read-failure-refuses', 'recovery.operator-resolution', 'explore.runs'] },
 ];
 
 /**
  * Variants exploration must find conformant too: generation reaches their choice (gates, refusals at every kind of
  * holder, legacy session rows, `-p` port mappings, random keys) where no fixed scenario looks.
  */
-export const EXPLORED_VARIANTS: readonly string[] = ['no-gate-of-its-own', 'other-refusal-codes', 'session-results-unreported', 'narrow-port-shape', 'random-keys', 'keys-tier1-only', 'names-disclosures-by-address', 'other-conservative-reason'];
+export const EXPLORED_VARIANTS: readonly string[] = ['no-gate-of-its-own', 'other-refusal-codes', 'session-results-unreported', 'narrow-port-shape', 'random-keys', 'keys-tier1-only', 'names-disclosures-by-address', 'other-conservative-reason', 'no-kxm-claim', 'no-sessions'];
+
+/**
+ * Stores that are not SQLite (the contract leaves the store free; `files` must name what it writes), written in plain
+ * Node: their full default runs are conformant (test/examples/log-journal.test.ts; the row-files journal is the correct
+ * base of test/broken/realistic/), and exploration must find them conformant too.
+ */
+export const EXPLORED_STORES: ReadonlyArray<{ readonly name: string; readonly module: string }> = [
+  { name: 'an append-only JSON-lines log (examples/log-journal)', module: '../../examples/log-journal/journal.mjs' },
+  { name: 'one JSON file per row (row-files-journal)', module: '../broken/realistic/row-files-journal.mjs' },
+];

@@ -1,6 +1,7 @@
 // ejc explore end to end: clean on the reference (both tier modes), independent of --jobs and --shard, and a realistic
 // bug found, shrunk and replayed by the one command the report prints (which fails again).
-import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { dir } from 'tmp-promise';
@@ -78,6 +79,22 @@ describe('ejc explore', () => {
     const replay = await ejc(command.replace(/^npx ejc /, '').split(' '));
     expect(replay.exitCode, replay.stdout).toBe(1);
     expect(replay.stdout).toContain('digest.same-call');
+  });
+
+  it('keeps trial directories under <out>/kept with --keep, as run does, never in the shared temp directory', async () => {
+    const temp = join(tmp.path, 'shared-temp');
+    await mkdir(temp);
+    const out = join(tmp.path, 'kept-out');
+    const r = await ejc(['explore', '--trials', '2', '--seed', '5', '--jobs', '1', '--keep', '--out', out], { env: { TMPDIR: temp } });
+    expect(r.exitCode, r.stderr).toBe(0);
+    const kept = await readdir(join(out, 'kept'));
+    expect(kept).toHaveLength(2);
+    for (const name of kept) expect(existsSync(join(out, 'kept', name, 'journal')), name).toBe(true);
+    const announced = [...r.stderr.matchAll(/kept the trial directory (\S+)/g)].map((m) => m[1]!);
+    expect(announced.sort()).toEqual(kept.map((name) => join(out, 'kept', name)).sort());
+    // Nothing of a trial was left in the temp directory the machine's cleaners share.
+    const left = (await readdir(temp)).filter((name) => existsSync(join(temp, name, 'journal')));
+    expect(left).toEqual([]);
   });
 
   it('names what is wrong with its flags', async () => {

@@ -239,6 +239,24 @@ describe('a history, folded through the model', () => {
     expect(checkHistory(h('arg'), { tierMode: 'reconciling' }).failure?.clause).toBe('secrets.args');
     expect(checkHistory(h('run-result'), { tierMode: 'reconciling' }).failure).toBeNull();
   });
+
+  it('judges a failing listEffects under gate_read_fails as the gate read when the gate is the harness\'s (gate: "harness")', () => {
+    // As the harness-side gate records it: the gate's interval holds its own listEffects read, which the fault fails.
+    const h = (listed: OpAnswer): HistoryEvent[] => history((b) => {
+      b.driver('p#1');
+      b.op('p#1', 'prepare', prep('r'), ok({ verdict: 'proceed', effectId: '1', idempotencyKey: 'k' }));
+      b.op('p#1', 'fault', { fault: 'gate_read_fails', enabled: true }, ok(null));
+      b.op('p#1', 'listEffects', {}, listed, [11, 12]);
+      b.op('p#1', 'gate', { scope: { kind: 'run', runId: 'r', nodeId: 'n' }, attempt: 1 }, ok({ decision: 'refuse', effects: [], refusal: { code: 'gate_read_failed', tier: null, effectIds: [], message: 'read failed' } }), [10, 13]);
+    });
+    const failed: OpAnswer = { kind: 'error', code: 'internal', message: 'injected fault: the effect rows could not be read' };
+    const harness = checkHistory(h(failed), { tierMode: 'conservative', gate: 'harness' });
+    expect(harness.failure).toBeNull();
+    expect(harness.checks['gate.read-failure']).toBeGreaterThan(0);
+    // The journal's own gate reads its rows itself: its listing has no reason to fail under the fault.
+    expect(checkHistory(h(failed), { tierMode: 'conservative', gate: 'journal' }).failure?.clause).toBe('listing');
+    expect(checkHistory(h(failed), { tierMode: 'conservative' }).failure?.clause).toBe('listing');
+  });
 });
 
 describe('the KXM model', () => {
