@@ -134,7 +134,10 @@ function url(text: string, mode: 'strict' | 'loose'): string {
   const host = at < 0 ? authority : `${MASK}${authority.slice(at)}`;
   const tail = rest.replace(/([?&;])([^=&#;]+)=([^&#;]*)/g, (whole, sep: string, name: string) => {
     const k = normalize(decode(name));
-    if (CREDENTIAL_PARAMS.has(k)) return `${sep}${name}=${MASK}`;
+    // A percent-encoded name (access%5Ftoken) is the named parameter to a URL parser, but §11 does not say a detector
+    // must decode names first ("a finite shape detector"): a credential only once decoded may be masked or survive.
+    if (CREDENTIAL_PARAMS.has(normalize(name))) return `${sep}${name}=${MASK}`;
+    if (CREDENTIAL_PARAMS.has(k)) return mode === 'loose' ? `${sep}${name}=${UNSURE}` : whole;
     if (mode === 'loose' && CREDENTIAL_HINTS.some((h) => k.includes(h))) return `${sep}${name}=${UNSURE}`;
     return whole;
   });

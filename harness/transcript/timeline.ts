@@ -1,6 +1,7 @@
 // The report's compact timeline of a trial, derived from its record: one event per operation, crash point, kill, exit, restart and write.
 import { MAX_TRIAL_EVENTS, type TrialEvent, type TrialEventKind } from '../../reports/schema.js';
 import type { RecordEntry } from './trial-record.js';
+import { maskText } from '../../shared/secrets/mask.js';
 
 /** The bounded timeline: past `max` events the middle is elided, keeping kills, exits, restarts and crash points first. */
 export function timelineOf(entries: readonly RecordEntry[], max = MAX_TRIAL_EVENTS): TrialEvent[] {
@@ -57,8 +58,8 @@ function wireEvent(e: Extract<RecordEntry, { kind: 'wire' }>, pending: Map<strin
     const op = ops.get(msg['id']) ?? null;
     ops.delete(msg['id']);
     if (msg['ok'] === true) return ev('result', { name: op, detail: summarize(msg['result']) });
-    const error = msg['error'] as { code?: unknown } | undefined;
-    return ev('error', { name: op, detail: typeof error?.code === 'string' ? error.code.slice(0, 60) : null });
+    const error = msg['error'] as { code?: unknown; message?: unknown } | undefined;
+    return ev('error', { name: op, detail: errorDetail(error?.code, error?.message) });
   }
   return ev('invalid', { detail: 'not a protocol message' });
 }
@@ -104,4 +105,12 @@ function bound(events: TrialEvent[], max: number): TrialEvent[] {
   }
   flush();
   return [...out, ...events.slice(events.length - tail)];
+}
+
+// The journal's own words beside its code (what a reader of a failure needs), with any canary masked: a report holds
+// no secret by value, and a message may quote the arguments it refused.
+function errorDetail(code: unknown, message: unknown): string | null {
+  if (typeof code !== 'string') return null;
+  const words = typeof message === 'string' ? maskText(message).replace(/\s+/g, ' ').trim() : '';
+  return words === '' ? code.slice(0, 60) : `${code.slice(0, 60)}: ${words.length > 160 ? `${words.slice(0, 159)}…` : words}`;
 }

@@ -45,6 +45,13 @@ describe('§11 projections seen from outside', () => {
   });
 });
 
+describe('a percent-encoded credential query name (§11 leaves decoding names to the detector)', () => {
+  it('is either the same call or not when only its value differs: a journal that does not decode names is not failed', () => {
+    expect(same({ u: 'https://a.invalid/v?page=2&access%5Ftoken=T1' }, { u: 'https://a.invalid/v?page=2&access%5Ftoken=T2' })).toBe('either');
+    expect(same({ u: 'https://a.invalid/v?page=2&access%5Ftoken=T1' }, { u: 'https://a.invalid/v?page=3&access%5Ftoken=T1' })).toBe('different');
+  });
+});
+
 describe('refusal codes are informational (protocol.md: "which code names the reason is for the report and the operator")', () => {
   const row = { scope: 'run', state: 'committed', resolution: null, legacyDigest: false, sameArgs: 'same', sameMapping: true, retained: true } as const;
 

@@ -91,11 +91,12 @@ describe('the widening', () => {
     for (const [dimension, n] of Object.entries(seen)) expect(n, dimension).toBeGreaterThan(0);
   });
 
-  it('plants escaped secrets the model masks: a rotated canary is the same call, a changed public value is not', () => {
+  it('plants escaped secrets the model masks: a rotated canary is the same call (or either, under an escaped name), a changed public value is not', () => {
     for (const shape of ESCAPED) {
       const a = { link: shape.replace(SECRET, 'EJC-CANARY-axZ') };
       const b = { link: shape.replace(SECRET, 'EJC-CANARY-bxZ') };
-      expect(sameCall({ args: a, secretArgKeys: [] }, { args: b, secretArgKeys: [] }), shape).toBe('same');
+      // An escaped parameter name is masked only by a detector that decodes names first, which §11 does not demand.
+      expect(sameCall({ args: a, secretArgKeys: [] }, { args: b, secretArgKeys: [] }), shape).toBe(shape.includes('%5Ftoken') ? 'either' : 'same');
       expect(sameCall({ args: a, secretArgKeys: [] }, { args: { link: a.link.replace('page', 'pages') }, secretArgKeys: [] }), shape).toBe('different');
     }
   });
