@@ -128,14 +128,17 @@ export const GateDecision = z.object({
       idempotencyKey: z.string().nullable(),
     }),
   ),
+  // protocol.md describes a refusal only for `refuse` and gives `gate_read_failed` no tier or ids: a
+  // pass that omits `refusal`, and a read failure that omits `tier`/`effectIds`, read as null and [].
   refusal: z
     .object({
       code: z.enum(['effect_needs_attention', 'gate_read_failed']),
-      tier: Tier.nullable(),
-      effectIds: z.array(z.string()),
+      tier: Tier.nullish().transform((tier) => tier ?? null),
+      effectIds: z.array(z.string()).default([]),
       message: z.string(),
     })
-    .nullable(),
+    .nullish()
+    .transform((refusal) => refusal ?? null),
 });
 
 /** Evidence the engine gathered from the target for one unresolved or unretained row. */
