@@ -118,9 +118,10 @@ export function table(rows: string[][], width = Infinity, minimums: readonly num
   // which keeps at least 24 characters; the id is what one types, cut last.
   const last = widths.length - 1;
   const order = [...widths.keys()].filter((i) => i !== 0 && i !== last).concat(last, 0);
-  // Down to the comfortable minimums first; a very narrow terminal then takes every column down to a few characters.
-  for (const floor of [(c: number) => MIN[c] ?? 6, () => 6]) {
-    for (const c of order) {
+  // Down to the comfortable minimums first, the id whole; a narrow terminal then takes every column down to a few
+  // characters, the id last (an id cut is one a reader cannot type).
+  for (const [floor, cuts] of [[(c: number) => MIN[c] ?? 6, order.slice(0, -1)], [() => 6, order]] as const) {
+    for (const c of cuts) {
       if (over <= 0) break;
       const cut = Math.min(over, Math.max(0, widths[c]! - floor(c)));
       widths[c] = widths[c]! - cut;
