@@ -2,7 +2,7 @@
 // passes the scenarios that touch its choices, and each of its single-bug copies fails the scenario that catches it.
 import { describe, expect, it } from 'vitest';
 import { fileURLToPath } from 'node:url';
-import { runConformance } from '../../runner/run-conformance.js';
+import { runLaunchScenarios } from './run-targets.js';
 import type { Report } from '../../reports/schema.js';
 
 const JOURNAL = fileURLToPath(new URL('../fixtures/independent/journal.py', import.meta.url));
@@ -10,17 +10,7 @@ const JOURNAL = fileURLToPath(new URL('../fixtures/independent/journal.py', impo
 /** `bug` names one deliberate bug of the journal (its INDEP_BUG), or null for the correct journal. */
 function run(bug: string | null, scenarios: readonly string[]): Promise<Report> {
   const env = bug === null ? '' : `INDEP_BUG=${bug} `;
-  return runConformance({
-    launch: { kind: 'command', command: `${env}python3 ${JOURNAL}` },
-    scenarioPatterns: [...scenarios],
-    tags: [],
-    seed: 1,
-    shard: null,
-    expectFailures: new Set(),
-    keep: 'none',
-    timeoutMs: 60_000,
-    argv: ['run'],
-  });
+  return runLaunchScenarios({ kind: 'command', command: `${env}python3 ${JOURNAL}` }, scenarios);
 }
 
 const verdicts = (report: Report): Record<string, string> =>

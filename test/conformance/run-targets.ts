@@ -2,13 +2,18 @@
 // bound on a hung journal, not a speed check: under load an operation of a broken journal can take seconds, and a
 // timeout would turn its failure into an inconclusive).
 import { runConformance } from '../../runner/run-conformance.js';
-import type { Report } from '../../reports/schema.js';
+import type { Launch, Report } from '../../reports/schema.js';
 
 /** The report of `scenarios` run against `module` started with `options`, as the target tables state them. */
 export function runTargetScenarios(module: string, options: Record<string, string>, scenarios: readonly string[]): Promise<Report> {
+  // A Python journal speaks the wire protocol itself; it takes no adapter options.
+  return runLaunchScenarios(module.endsWith('.py') ? { kind: 'command', command: `python3 ${module}` } : { kind: 'module', module, options }, scenarios);
+}
+
+/** The named scenarios on seed 1 against any launch, nothing kept. */
+export function runLaunchScenarios(launch: Launch, scenarios: readonly string[]): Promise<Report> {
   return runConformance({
-    // A Python journal speaks the wire protocol itself; it takes no adapter options.
-    launch: module.endsWith('.py') ? { kind: 'command', command: `python3 ${module}` } : { kind: 'module', module, options },
+    launch,
     scenarioPatterns: [...scenarios],
     tags: [],
     seed: 1,
