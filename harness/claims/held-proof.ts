@@ -23,6 +23,9 @@ export interface HeldWait {
   readonly maxMs: number;
 }
 
+/** The longest gap between two samples that counts as watched time (the loop sleeps at most 10 ms between them). */
+const SAMPLE_GAP_MS = 25;
+
 /** The default wait: a journal that goes on within 40 ms of its announcement is caught whatever the machine's load. */
 export const HELD_WAIT: HeldWait = { quietMs: 40, maxMs: 500 };
 
@@ -49,11 +52,18 @@ export async function awaitBlocked(handle: DriverHandle, wait: HeldWait = HELD_W
   // unproven while one is left, short of the hard cap, or a journal starved of a core would be resumed before it did
   // what it was about to do (write a file while held, say) and the look would see nothing of it.
   const pending = new Set<string>();
+  // The time the wait has watched the tree: the gap between two samples counts at most SAMPLE_GAP_MS, so a harness
+  // that got no core for a second (a busy machine) has not watched the driver for that second, and does not resume it
+  // unproven on the strength of two samples (a driver that writes every 10 ms once looked idle that way).
+  let watched = 0;
+  let last = started;
   for (;;) {
     if (tree.length === 0) return done(false, 'the driver is gone');
     const sample = sampleTasks(tree);
     samples += 1;
     const now = Date.now();
+    watched += Math.min(now - last, SAMPLE_GAP_MS);
+    last = now;
     for (const task of sample.runnable) pending.add(task);
     for (const task of sample.tasks.keys()) pending.delete(task);
     if (!sample.asleep) {
@@ -73,9 +83,8 @@ export async function awaitBlocked(handle: DriverHandle, wait: HeldWait = HELD_W
     }
     // A starved driver is not a driver that never sleeps: the time its threads waited for a core extends the wait.
     // (schedstat is read again only once maxMs has passed: before that the wait goes on whatever it adds.)
-    const waited = now - started;
-    if (waited >= wait.maxMs * 10) return done(false, why);
-    if (waited >= wait.maxMs && waited >= wait.maxMs + Math.min(waitedForCore(tree) - queued, wait.maxMs * 9) && !workLeft(pending, sample)) return done(false, why);
+    if (now - started >= wait.maxMs * 10) return done(false, why);
+    if (watched >= wait.maxMs && watched >= wait.maxMs + Math.min(waitedForCore(tree) - queued, wait.maxMs * 9) && !workLeft(pending, sample)) return done(false, why);
     await new Promise((resolve) => setTimeout(resolve, Math.max(2, Math.min(10, wait.quietMs / 4))));
   }
 

@@ -63,12 +63,15 @@ export const cp11run: Scenario[] = [
   }),
   defineScenario({
     id: 'cp11.retention.terminal-sweep-crash',
-    title: 'Killed inside the terminal sweep: all or nothing',
+    title: 'Killed at run-sweep.before-commit: no row is gone yet, and a repeated sweep completes',
     spec: 'effect-journal §12.11, §9',
     tags: ['crash-matrix', 'run', 'retention'],
     needs: ['point:run-sweep.before-commit'],
-    description: 'A two-node run completes and the driver is SIGKILLed inside the terminal sweep\'s transaction; a fresh driver must see every committed row or none, and a repeated sweep completes.',
-    asserts: ['after the kill either both committed rows remain or neither does', 'a repeated terminal sweep leaves no committed row'],
+    // The contract does not make the run sweep one transaction (only the session sweep's chunks "commit together", §9), so
+    // this is no all-or-nothing demand: the journal announced the point as "after the deletes, before their commit"
+    // (docs/protocol.md), and a kill there must leave every row; a sweep in chunks announces it before its first commit.
+    description: 'A two-node run completes and the driver is SIGKILLed where it announced run-sweep.before-commit (after the deletes, before their commit); a fresh driver must still see both committed rows, and a repeated sweep completes.',
+    asserts: ['after the kill both committed rows remain (nothing was committed yet where the point was announced)', 'a repeated terminal sweep leaves no committed row'],
     async trial(t) {
       const run = twoNodeRun(t);
       await crashDuringRun(t, run, { kind: 'point', point: 'run-sweep.before-commit' });

@@ -331,7 +331,8 @@ export const DEFECTS = {
       return out;
     },
   }),
-  // The terminal sweep commits row by row, so a kill inside it leaves half the rows.
+  // The terminal sweep commits row by row (allowed) but announces run-sweep.before-commit after a delete it already
+  // committed, so a kill at the point it named "before their commit" leaves half the rows.
   'terminal-sweep-not-atomic': (j, ctx) => ({
     runTerminal(p) {
       const ids = ctx.rows().filter((r) => r.scope_kind === 'run' && r.run_id === p.runId && r.state === 'committed').map((r) => r.id);

@@ -15,8 +15,9 @@ import { ejc } from '../cli/ejc-process.js';
 
 const ALLOWED = fileURLToPath(new URL('../fixtures/allowed/allowed-journal.mjs', import.meta.url));
 const FULL = process.env['EJC_ALLOWED_WALK'] === 'full';
-/** Seeds and trials per seed: the long walk is 3 × 100 per variant; CI replays the start of the first stream. */
-const WALK = FULL ? { seeds: [1, 2, 3], trials: 100 } : { seeds: [1], trials: 3 };
+/** Seeds and trials per seed: the long walk is 3 × 100 per variant, two trials at a time (a test file runs its tests one
+ * after another, so one lane would leave a core idle for the hour); CI replays the start of the first stream. */
+const WALK = FULL ? { seeds: [1, 2, 3], trials: 100, jobs: 2 } : { seeds: [1], trials: 3, jobs: 1 };
 
 describe('journals that take a choice the contract leaves open', () => {
   for (const target of ALLOWED_TARGETS) {
@@ -55,7 +56,7 @@ describe('exploration of stores that are not SQLite', () => {
 async function exploresClean(module: string, options: Record<string, string>, seed: number): Promise<void> {
   const report = await exploreConformance({
     launch: { kind: 'module', module, options },
-    timeoutMs: 10_000, seed, trials: WALK.trials, budgetMs: null, jobs: 1, shard: null, maxShrinks: 0,
+    timeoutMs: 10_000, seed, trials: WALK.trials, budgetMs: null, jobs: WALK.jobs, shard: null, maxShrinks: 0,
     profile: 'mixed', keep: 'none', replay: null, argv: ['explore'],
   });
   const failed = report.scenarios.filter((s) => s.verdict !== 'passed').map((s) => `${s.id}: ${s.verdict}: ${s.reason}`);
