@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { registerTempDir } from '../driver/registry.js';
-import { faketimeShared } from '../explore/faketime-shared.js';
+import { faketimePairForDriver } from '../explore/faketime-shared.js';
 import { CLOCK_SHIM_SOURCE } from './shim-source.js';
 
 /** Which library moves the clock, and where it is. */
@@ -37,8 +37,9 @@ export function movedClockEnv(hours: number): Record<string, string> | null {
   const lib = clockLibrary();
   if (lib === null) return null;
   const preload = process.env['LD_PRELOAD'];
-  // Only libfaketime keeps a semaphore and segment in /dev/shm: the shared pair spares a killed driver leaving its own.
-  const shared = lib.kind === 'libfaketime' ? faketimeShared() : null;
+  // Only libfaketime keeps a semaphore and segment in /dev/shm: the harness's pair (a copy per driver, released when the
+  // driver is gone) spares a killed driver leaving its own, and no driver is hung by another's killed semaphore.
+  const shared = lib.kind === 'libfaketime' ? faketimePairForDriver() : null;
   return {
     LD_PRELOAD: preload ? `${lib.path}:${preload}` : lib.path,
     FAKETIME: `+${hours}h`,

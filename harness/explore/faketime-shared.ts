@@ -1,13 +1,51 @@
-// One libfaketime shared-memory pair per harness process, so drivers killed under a moved clock leave nothing in /dev/shm.
+// libfaketime shared-memory pairs the harness owns, one per moved-clock driver, so a killed driver leaves nothing in /dev/shm.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, renameSync, unlinkSync } from 'node:fs';
+import { copyFileSync, readdirSync, renameSync, unlinkSync } from 'node:fs';
 import { harnessStart, readProc } from '../driver/proc-scan.js';
 
 const SHM = '/dev/shm';
 // Named after the owning harness (pid and start time), so a later harness can tell a dead owner's pair and remove it.
-const OWNED = /^(?:sem\.)?ejc_faketime_(?:sem|shm)_(\d+)_(\d+)$/;
+const OWNED = /^(?:sem\.)?ejc_faketime_(?:sem|shm)_(\d+)_(\d+)(?:_d\d+)?$/;
 
 let pair: { readonly value: string; readonly files: readonly string[] } | null | undefined;
+/** The per-driver copies handed out and not yet released, by their FAKETIME_SHARED value. */
+const copies = new Map<string, readonly string[]>();
+let copied = 0;
+
+/**
+ * A FAKETIME_SHARED value for one moved-clock driver: a copy of the harness's pair (never used by a driver itself, so
+ * its semaphore is always free), or null when the faketime command is missing. Each driver needs its own: libfaketime
+ * takes the pair's semaphore in every process it starts in, and a driver SIGKILLed while holding it left the semaphore
+ * taken, so every later moved-clock driver sharing the pair hung before its hello (an exploration trial went
+ * inconclusive that way). Release it with releaseFaketimePair once the driver and its tree are gone.
+ */
+export function faketimePairForDriver(): string | null {
+  const template = faketimeShared();
+  if (template === null || pair === null || pair === undefined) return null;
+  const [sem, shm] = pair.files as [string, string];
+  copied += 1;
+  const files = [`${sem}_d${copied}`, `${shm}_d${copied}`];
+  try {
+    copyFileSync(sem, files[0]!);
+    copyFileSync(shm, files[1]!);
+  } catch {
+    // /dev/shm refused a copy (full, say): the shared pair still moves the clock, as before per-driver pairs.
+    for (const file of files) unlinkQuietly(file);
+    return template;
+  }
+  const names = template.split(' ');
+  const value = `${names[0]}_d${copied} ${names[1]}_d${copied}`;
+  copies.set(value, files);
+  return value;
+}
+
+/** Removes one driver's copy (a value not handed out by faketimePairForDriver is left alone). */
+export function releaseFaketimePair(value: string | undefined): void {
+  const files = value === undefined ? undefined : copies.get(value);
+  if (files === undefined) return;
+  for (const file of files) unlinkQuietly(file);
+  copies.delete(value!);
+}
 
 /**
  * The FAKETIME_SHARED value every faked-clock driver starts with, or null when the faketime command is missing.
@@ -45,8 +83,9 @@ export function faketimeShared(): string | null {
   return pair.value;
 }
 
-/** Removes the pair (drivers using it must be gone); the next faked-clock driver makes a new one. */
+/** Removes the pair and every copy not yet released (drivers using them must be gone); the next faked-clock driver makes a new one. */
 export function releaseFaketimeShared(): void {
+  for (const value of [...copies.keys()]) releaseFaketimePair(value);
   if (!pair) return;
   for (const file of pair.files) unlinkQuietly(file);
   pair = undefined;

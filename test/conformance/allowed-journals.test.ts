@@ -56,7 +56,8 @@ describe('exploration of stores that are not SQLite', () => {
 async function exploresClean(module: string, options: Record<string, string>, seed: number): Promise<void> {
   const report = await exploreConformance({
     launch: { kind: 'module', module, options },
-    timeoutMs: 10_000, seed, trials: WALK.trials, budgetMs: null, jobs: WALK.jobs, shard: null, maxShrinks: 0,
+    // A bound on a hung journal, never a speed check: the long walk runs for hours beside other work.
+    timeoutMs: FULL ? 60_000 : 10_000, seed, trials: WALK.trials, budgetMs: null, jobs: WALK.jobs, shard: null, maxShrinks: 0,
     profile: 'mixed', keep: 'none', replay: null, argv: ['explore'],
   });
   const failed = report.scenarios.filter((s) => s.verdict !== 'passed').map((s) => `${s.id}: ${s.verdict}: ${s.reason}`);

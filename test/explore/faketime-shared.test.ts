@@ -1,9 +1,9 @@
 // A driver SIGKILLed under a moved clock leaves no libfaketime semaphore or segment in /dev/shm.
 import { spawn } from 'node:child_process';
-import { existsSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, openSync, closeSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { libfaketimeLibrary } from '../../harness/clock/clock-library.js';
-import { faketimeShared, releaseFaketimeShared, removeDeadOwnersPairs } from '../../harness/explore/faketime-shared.js';
+import { faketimePairForDriver, faketimeShared, releaseFaketimePair, releaseFaketimeShared, removeDeadOwnersPairs } from '../../harness/explore/faketime-shared.js';
 
 const lib = libfaketimeLibrary();
 const leftovers = (pid: number) => [`/dev/shm/faketime_shm_${pid}`, `/dev/shm/sem.faketime_sem_${pid}`];
@@ -44,6 +44,32 @@ describe.skipIf(lib === null)('libfaketime under SIGKILL', () => {
     expect(leftovers(pid).filter(existsSync)).toEqual([]);
     releaseFaketimeShared();
     expect(pairFiles.filter(existsSync)).toEqual([]);
+  });
+
+  it('each moved-clock driver gets its own pair: a semaphore left taken by a killed driver hangs no other driver', async () => {
+    const [first, second] = [faketimePairForDriver()!, faketimePairForDriver()!];
+    expect(first).toMatch(/^\/ejc_faketime_sem_\d+_\d+_d\d+ \/ejc_faketime_shm_\d+_\d+_d\d+$/);
+    expect(second).not.toBe(first);
+    // What a driver SIGKILLed inside libfaketime's critical section leaves: its pair's semaphore at 0 (glibc keeps the
+    // value in the first 32 bits of the file).
+    const fd = openSync(`/dev/shm/sem.${first.split(' ')[0]!.slice(1)}`, 'r+');
+    writeSync(fd, Buffer.alloc(4), 0, 4, 0);
+    closeSync(fd);
+    // The failure this prevents: a process started on that pair hangs in libfaketime's constructor, before any code runs.
+    const hung = spawn(process.execPath, ['-e', 'console.log(1)'], { env: { ...process.env, LD_PRELOAD: lib!, FAKETIME: '+2h', FAKETIME_SHARED: first }, stdio: ['ignore', 'pipe', 'ignore'] });
+    let said = '';
+    hung.stdout.on('data', (chunk: Buffer) => (said += chunk.toString()));
+    // A driver on its own pair starts and sees the moved clock (waited for, however busy the machine).
+    const { shifted } = await killedUnderFakeClock({ FAKETIME_SHARED: second });
+    expect(shifted).toBe(true);
+    expect(said).toBe('');
+    hung.kill('SIGKILL');
+    await new Promise((resolve) => hung.on('exit', resolve));
+    const files = [first, second].flatMap((v) => [`/dev/shm/sem.${v.split(' ')[0]!.slice(1)}`, `/dev/shm/${v.split(' ')[1]!.slice(1)}`]);
+    expect(files.filter(existsSync)).toHaveLength(4);
+    releaseFaketimePair(first);
+    releaseFaketimeShared();
+    expect(files.filter(existsSync)).toEqual([]);
   });
 });
 
