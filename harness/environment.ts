@@ -1,7 +1,6 @@
 // The harness's own environment (TMPDIR, its files): when it fails, that is a harness error (exit 3), never a verdict about the journal.
-import { mkdtemp, rm, statfs } from 'node:fs/promises';
-import { registerTempDir, unregisterTempDir } from './driver/registry.js';
-import { statfsSync } from 'node:fs';
+import { statfs } from 'node:fs/promises';
+import { mkdtempSync, rmSync, statfsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EjcError } from '../shared/errors.js';
@@ -19,16 +18,13 @@ const ENVIRONMENT_CODES = new Set(['ENOSPC', 'EDQUOT', 'EROFS', 'EMFILE', 'ENFIL
 export async function checkTrialRoot(root: string = tmpdir()): Promise<void> {
   // A bad EJC_CONFINEMENT, or a required namespace this machine cannot make, stops the run before any trial.
   confinement();
-  let probe: string;
+  // Made and removed synchronously: a signal handler cannot run in between, so an interrupt never leaves the probe
+  // behind (an asynchronous mkdtemp still running in a pool thread when SIGHUP came did).
   try {
-    probe = await mkdtemp(join(root, 'tmp-'));
+    rmSync(mkdtempSync(join(root, 'tmp-')), { recursive: true, force: true });
   } catch (error) {
     throw new EjcError('environment', `cannot create trial directories in ${root} (TMPDIR): ${(error as Error).message}; point TMPDIR at a writable directory`, { cause: error });
   }
-  // An interrupt before the removal below removes it too.
-  registerTempDir(probe);
-  await rm(probe, { recursive: true, force: true });
-  unregisterTempDir(probe);
   const free = freeBytes(await statfs(root));
   if (free < MIN_FREE_BEFORE_RUN) {
     throw new EjcError('environment', `${root} (TMPDIR) has ${formatBytes(free)} free; the trials need at least ${formatBytes(MIN_FREE_BEFORE_RUN)}: free space or point TMPDIR at a larger file system`);

@@ -1,7 +1,8 @@
 // A fresh temporary directory per trial, removed by `cleanup()` or by the harness's signal cleanup.
+import { mkdtempSync } from 'node:fs';
 import { mkdir, readdir, rm, rmdir, unlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { dir } from 'tmp-promise';
 import { registerTempDir, unregisterTempDir } from './driver/registry.js';
 
 export interface TrialDir {
@@ -13,15 +14,13 @@ export interface TrialDir {
 }
 
 /**
- * Creates an empty temp dir (under `parent`, else TMPDIR), registered so Ctrl-C removes it too. Its name is tmp's own
- * (`tmp-<pid>-<random>`), like any program's temporary directory: naming it after ejc or the scenario would tell a
+ * Creates an empty temp dir (under `parent`, else TMPDIR), registered so Ctrl-C removes it too. Its name is the common
+ * `tmp-<pid>-<random>`, like any program's temporary directory: naming it after ejc or the scenario would tell a
  * journal which trial it is in.
  */
 export async function createTrialDir(parent?: string): Promise<TrialDir> {
   if (parent !== undefined) await mkdir(parent, { recursive: true });
-  // keep: tmp holds no remover for it (removeTree below removes it; the registry covers signals and exit).
-  const created = await dir({ keep: true, ...(parent === undefined ? {} : { tmpdir: parent }) });
-  registerTempDir(created.path);
+  const created = { path: createRegisteredTempDir(parent ?? tmpdir(), `tmp-${process.pid}-`) };
   let cleaned = false;
   return {
     path: created.path,
@@ -36,6 +35,17 @@ export async function createTrialDir(parent?: string): Promise<TrialDir> {
       unregisterTempDir(created.path);
     },
   };
+}
+
+/**
+ * mkdtemp and registration in one synchronous step: a signal handler runs only between event-loop turns, so there is
+ * no moment at which the directory exists and the signal cleanup does not know it. (An asynchronous mkdtemp left one:
+ * a SIGHUP handled while a pool thread was creating the directory exited without it, and the directory stayed.)
+ */
+export function createRegisteredTempDir(parent: string, prefix: string): string {
+  const path = mkdtempSync(join(parent, prefix));
+  registerTempDir(path);
+  return path;
 }
 
 /**

@@ -1,7 +1,7 @@
 // `ejc vectors`: each §11 test vector prepared by a journal through the protocol, its persisted digest compared to the file's.
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { dir } from 'tmp-promise';
+import { createTrialDir } from '../trial-dir.js';
 import { startDriver } from '../driver/start-driver.js';
 import { EjcError } from '../../shared/errors.js';
 import { driverEnvFor } from '../reference-env.js';
@@ -32,7 +32,8 @@ export interface VectorCheck {
 
 /** Opens the journal in a fresh directory, prepares every vector as its own effect, and reads the rows back. */
 export async function checkVectors(options: { launch: Launch; timeoutMs: number; vectors: readonly DigestVectorEntry[] }): Promise<VectorCheck> {
-  const tmp = await dir({ unsafeCleanup: true, prefix: 'ejc-vectors-' });
+  // Registered like a trial's directory, so Ctrl-C during the check removes it too.
+  const tmp = await createTrialDir();
   let handle: DriverHandle | null = null;
   try {
     handle = await startDriver(resolveForSpawn(options.launch), { label: 'vectors', cwd: tmp.path, timeoutMs: options.timeoutMs, env: driverEnvFor(options.launch) });
