@@ -1,6 +1,6 @@
 // Evidence the journal does not control that a driver held at a crash point is blocked there: /proc's threads and its files.
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { journalFiles } from '../world/byte-scan.js';
 import { relative } from 'node:path';
 import type { DriverHandle } from '../driver/types.js';
@@ -94,18 +94,31 @@ export async function awaitBlocked(handle: DriverHandle, wait: HeldWait = HELD_W
   }
 }
 
-/** A digest of every file under the journal's directory but SQLite's `-shm` (another driver's read writes there, and it holds no rows). */
-export function journalFileDigests(dir: string): Map<string, string> {
+/**
+ * A digest of every file under the journal's directory but SQLite's `-shm` (another driver's read writes there, and it
+ * holds no rows). With `stat`, each digest also carries the file's inode, size and modification and change times, so a
+ * rewrite shows whatever bytes it leaves: a journal that rewrites a file every 10 ms was read twice in the instant
+ * between its truncation and its write (empty both times) and so seen unchanged, and one that rewrites the same bytes
+ * would never show in its contents at all.
+ */
+export function journalFileDigests(dir: string, options: { readonly stat?: boolean } = {}): Map<string, string> {
   const out = new Map<string, string>();
   for (const path of journalFiles(dir, [])) {
     if (path.endsWith('-shm')) continue;
     try {
-      out.set(relative(dir, path), createHash('sha256').update(readFileSync(path)).digest('hex'));
+      const content = createHash('sha256').update(readFileSync(path)).digest('hex');
+      out.set(relative(dir, path), options.stat === true ? `${content} ${statLine(path)}` : content);
     } catch {
       out.set(relative(dir, path), 'unreadable');
     }
   }
   return out;
+}
+
+/** What a write to the file moves: a new inode (replaced by a rename), its size, its modification and change times. */
+function statLine(path: string): string {
+  const s = statSync(path, { bigint: true });
+  return `ino ${s.ino} size ${s.size} mtime ${s.mtimeNs} ctime ${s.ctimeNs}`;
 }
 
 /** The files whose digest differs between two readings (created, removed or changed), sorted. */

@@ -109,13 +109,14 @@ const HOLDS: Record<HeldPoint, Hold> = {
 export async function heldLook<O extends OperationName>(t: TrialContext, a: JournalClient, op: O, params: OpParams<O>, point: string, look: () => Promise<unknown>, expected: unknown, what: string): Promise<void> {
   const held = await a.holdAt(op, params, point);
   if (!t.expect(`the ${op} stops at the announced ${point}`, 'crashpoint', held.kind)) return;
-  // Read at once: a write the journal makes from here on is one it made while held.
-  const files = journalFileDigests(a.journalDir);
+  // Read at once: a write the journal makes from here on is one it made while held (seen by its times too, whatever
+  // bytes it leaves).
+  const files = journalFileDigests(a.journalDir, { stat: true });
   // Looked at only once the driver is proven blocked (or waited for): a journal that goes on has sent its message by
   // then, whatever the load, and the resume below fails on it; the look never races the journal.
   const blocked = await awaitBlocked(a.handle);
   if (!wentOn(a)) {
-    const changed = changedFiles(files, journalFileDigests(a.journalDir));
+    const changed = changedFiles(files, journalFileDigests(a.journalDir, { stat: true }));
     const name = `the driver held at ${point} sends nothing and changes none of its files until resumed`;
     if (changed.length > 0) t.failConclusively(name, 'no file under the journal directory changes while held', `changed while held: ${changed.join(', ')}`);
     else t.allow(name, 'nothing sent, no file under the journal directory changed', blocked, true);
