@@ -1,9 +1,9 @@
 // A journal written from the contract alone, on one JSON file per effect whose name is the effect's identity:
 // effects/<scope>.<slot>.<tool>.<generation>.json. link() claims a name (it fails when the name exists, so the first of
 // two racing writers wins), rename() replaces a row, a discarded row stays beside the next generation, and a sweep is a
-// durable intent file (the list of names to delete) that whoever opens next rolls forward. Runs and sessions,
-// conservative tiers. `createBlind3Files(context, bugs, name)` builds it with an author's bugs switched on; the
-// default export is the correct one, conformant on the default matrix.
+// numbered intent file (the rows to delete), linked in commit order and kept as their tombstone, that whoever opens next
+// rolls forward. Runs and sessions, conservative tiers. `createBlind3Files(context, bugs, name)` builds it with an
+// author's bugs switched on; the default export is the correct one, conformant on the default matrix.
 import { randomBytes } from 'node:crypto';
 import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -54,18 +54,30 @@ export function createBlind3Files({ crashpoint }, bugs, name) {
     if (bugs.replaceByUnlink) unlinkSync(file);
     renameSync(tmp, file);
   };
-  const pendingSweeps = () => new Set(readdirSync(sub('intents')).filter((n) => n.endsWith('.json')).flatMap((n) => readJson(join(sub('intents'), n))?.names ?? []));
-  // Every row, from its file; a name an unfinished sweep lists is already deleted.
-  const rows = () => {
-    const gone = pendingSweeps();
-    return readdirSync(sub('effects'))
-      .filter((n) => n.endsWith('.json') && !gone.has(n))
-      .flatMap((n) => {
-        const record = readJson(join(sub('effects'), n));
-        return record === null ? [] : [{ ...record, file: n, generation: Number(n.split('.')[3]) }];
-      });
+  // A sweep's intent names each row it deletes by file and effect id, and stays as its tombstone: a row whose effect id
+  // any intent names is gone, whether or not its file is unlinked yet, and a tombstoned file name is never claimed
+  // again, so rolling an intent forward (again, or late) can only unlink the row it named.
+  const intents = () =>
+    readdirSync(sub('intents'))
+      .filter((n) => n.endsWith('.json'))
+      .sort()
+      .map((n) => ({ seq: Number(n.slice(0, -5)), entries: readJson(join(sub('intents'), n))?.entries ?? [] }));
+  // Every row, from its file, then the intents: a sweep committed before the intents are read hides all its rows even if
+  // some of their files were read before its unlinks, and one committed after is ordered after this read.
+  const snapshot = () => {
+    const names = readdirSync(sub('effects')).filter((n) => n.endsWith('.json'));
+    const found = names.flatMap((n) => {
+      const record = readJson(join(sub('effects'), n));
+      return record === null ? [] : [{ ...record, file: n, generation: Number(n.split('.')[3]) }];
+    });
+    const all = intents();
+    const gone = new Set(all.flatMap((i) => i.entries.map((e) => e.effectId)));
+    return { rows: found.filter((r) => !gone.has(r.effectId)), names: [...names, ...all.flatMap((i) => i.entries.map((e) => e.file))] };
   };
+  const rows = () => snapshot().rows;
   const holderOf = (all, prefix) => all.filter((r) => r.file.startsWith(prefix)).sort((a, b) => b.generation - a.generation)[0] ?? null;
+  // The next generation is above every file of the identity, visible, swept or tombstoned, so no name is reused.
+  const nextGeneration = (names, prefix) => 1 + Math.max(-1, ...names.filter((n) => n.startsWith(prefix)).map((n) => Number(n.split('.')[3])));
   const byId = (id) => rows().find((r) => r.effectId === id) ?? null;
   const write = (row, changes, points) => {
     const { file, generation: _g, ...record } = row;
@@ -76,31 +88,42 @@ export function createBlind3Files({ crashpoint }, bugs, name) {
     if (points) crashpoint(points[1]);
     return { ...row, ...changes };
   };
-  // Deletes rows by name in one commit: the intent file's rename is the commit, the unlinks roll it forward.
-  const sweep = (names, points) => {
-    if (names.length === 0) return 0;
+  // Deletes rows in one commit: linking the next numbered intent is the commit, the unlinks roll it forward. Intents
+  // are numbered in the order they commit (each takes the first free number above every one it saw, and none is ever
+  // removed), so a row's deletion belongs to the first intent that names it: that is the count (§9 "actual deletions
+  // are counted"), and two sweeps of the same rows answer all and none, never a split.
+  const sweep = (targets, points) => {
+    if (targets.length === 0) return 0;
     if (bugs.sweepFileByFile) {
       crashpoint(points[0]);
-      const deleted = names.filter((n) => unlinkIfThere(join(sub('effects'), n))).length;
+      const deleted = targets.filter((t) => unlinkIfThere(join(sub('effects'), t.file))).length;
       syncDir(sub('effects'));
       if (points[1]) crashpoint(points[1]);
       return deleted;
     }
-    const tmp = staged({ names });
+    const entries = targets.map((t) => ({ file: t.file, effectId: t.effectId }));
+    const tmp = staged({ entries });
     crashpoint(points[0]);
-    const intent = join(sub('intents'), `${Date.now()}-${randomBytes(6).toString('hex')}.json`);
-    renameSync(tmp, intent);
+    let seq = 1 + Math.max(0, ...intents().map((i) => i.seq));
+    for (;;) {
+      try {
+        linkSync(tmp, join(sub('intents'), `${String(seq).padStart(12, '0')}.json`));
+        break;
+      } catch (err) {
+        if (err.code !== 'EEXIST') throw err;
+        seq++; // another sweep committed this number first: it is ordered before this one
+      }
+    }
+    unlinkSync(tmp);
     syncDir(sub('intents'));
     if (points[1]) crashpoint(points[1]);
-    return rollForward(intent, names);
+    const earlier = new Set(intents().filter((i) => i.seq < seq).flatMap((i) => i.entries.map((e) => e.effectId)));
+    rollForward(entries);
+    return new Set(entries.map((e) => e.effectId).filter((id) => !earlier.has(id))).size;
   };
-  // Actual deletions are counted (§9): a concurrent sweep of the same rows that got there first deleted them.
-  const rollForward = (intent, names) => {
-    const deleted = names.filter((n) => unlinkIfThere(join(sub('effects'), n))).length;
+  const rollForward = (entries) => {
+    for (const e of entries) if (readJson(join(sub('effects'), e.file))?.effectId === e.effectId) unlinkIfThere(join(sub('effects'), e.file));
     syncDir(sub('effects'));
-    unlinkIfThere(intent);
-    syncDir(sub('intents'));
-    return deleted;
   };
 
   const prepare = (p) => {
@@ -110,7 +133,8 @@ export function createBlind3Files({ crashpoint }, bugs, name) {
     const digest = argsDigest(p.args, p.secretArgKeys);
     const mapping = mappingDigest(p.outputMappingConfig);
     for (let tries = 0; tries < 8; tries++) {
-      const holder = holderOf(rows(), prefix);
+      const { rows: all, names } = snapshot();
+      const holder = holderOf(all, prefix);
       if (holder !== null && holder.resolution?.decision !== 'discarded') return judge(holder, digest, mapping);
       const record = {
         effectId: randomBytes(8).toString('hex'), scope, slot: p.slot, toolId: p.toolId, tier: p.tier, state: 'prepared', argsDigest: digest, mappingDigest: mapping,
@@ -120,7 +144,7 @@ export function createBlind3Files({ crashpoint }, bugs, name) {
       const tmp = staged(record);
       crashpoint('prepare.before-commit');
       try {
-        linkSync(tmp, join(sub('effects'), `${prefix}${holder === null ? 0 : holder.generation + 1}.json`));
+        linkSync(tmp, join(sub('effects'), `${prefix}${nextGeneration(names, prefix)}.json`));
       } catch (err) {
         unlinkIfThere(tmp);
         if (err.code === 'EEXIST') continue; // another writer claimed the name first: judge its row
@@ -141,7 +165,7 @@ export function createBlind3Files({ crashpoint }, bugs, name) {
     open({ dir: d }) {
       dir = d;
       for (const s of ['effects', 'intents', 'tmp']) mkdirSync(sub(s), { recursive: true });
-      for (const n of readdirSync(sub('intents')).filter((x) => x.endsWith('.json'))) rollForward(join(sub('intents'), n), readJson(join(sub('intents'), n))?.names ?? []);
+      for (const i of intents()) rollForward(i.entries);
       // A staged copy whose writer died is garbage; one of a live writer is its to finish.
       for (const n of readdirSync(sub('tmp'))) if (!alive(Number(n.split('-')[0]))) unlinkIfThere(join(sub('tmp'), n));
       return { files: files() };
@@ -177,7 +201,7 @@ export function createBlind3Files({ crashpoint }, bugs, name) {
       return view(write(row, { resolution: { decision: p.decision, actor: p.actor, at: new Date().toISOString() } }));
     },
     runTerminal({ runId }) {
-      const names = rows().filter((r) => r.scope.kind === 'run' && r.scope.runId === runId && r.state === 'committed').map((r) => r.file);
+      const names = rows().filter((r) => r.scope.kind === 'run' && r.scope.runId === runId && r.state === 'committed');
       return { deleted: sweep(names, ['run-sweep.before-commit']) };
     },
     sessionRead({ sessionId, transcript }) {
@@ -197,9 +221,9 @@ export function createBlind3Files({ crashpoint }, bugs, name) {
       const names = captured.flatMap((c) => {
         const r = all.find((x) => x.effectId === c.effectId);
         const same = r && r.state === 'committed' && r.scope.kind === 'session' && r.scope.sessionId === sessionId && c.sessionId === sessionId && r.scope.turn === c.turn && r.slot === c.slot && r.toolId === c.toolId;
-        return same ? [r.file] : [];
+        return same ? [r] : [];
       });
-      return { deleted: sweep([...new Set(names)], ['session-sweep.before-commit', 'session-sweep.after-commit']), checkpoint: 'complete' };
+      return { deleted: sweep([...new Map(names.map((r) => [r.effectId, r])).values()], ['session-sweep.before-commit', 'session-sweep.after-commit']), checkpoint: 'complete' };
     },
     // Deleted files take their bytes with them: there is no log or free page to erase.
     checkpoint: () => ({ checkpoint: 'complete' }),
