@@ -20,19 +20,19 @@ export interface TrialDir {
  */
 export async function createTrialDir(parent?: string): Promise<TrialDir> {
   if (parent !== undefined) await mkdir(parent, { recursive: true });
-  const created = { path: createRegisteredTempDir(parent ?? tmpdir(), `tmp-${process.pid}-`) };
+  const path = createRegisteredTempDir(parent ?? tmpdir(), `tmp-${process.pid}-`);
   let cleaned = false;
   return {
-    path: created.path,
+    path,
     async cleanup(): Promise<void> {
       if (cleaned) return;
       cleaned = true;
       // Registered until it is gone: a signal during the removal (it takes a few event-loop turns) still finishes it.
-      await removeTree(created.path);
-      unregisterTempDir(created.path);
+      await removeTree(path);
+      unregisterTempDir(path);
     },
     keep(): void {
-      unregisterTempDir(created.path);
+      unregisterTempDir(path);
     },
   };
 }

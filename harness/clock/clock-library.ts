@@ -1,10 +1,10 @@
 // The preload library that moves a restarted driver's wall clock: libfaketime where installed, else a shim ejc builds.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { registerTempDir } from '../driver/registry.js';
-import { faketimePairForDriver } from '../explore/faketime-shared.js';
+import { createRegisteredTempDir } from '../trial-dir.js';
+import { faketimePairForDriver } from './faketime-shared.js';
 import { CLOCK_SHIM_SOURCE } from './shim-source.js';
 
 /** Which library moves the clock, and where it is. */
@@ -66,11 +66,10 @@ export function libfaketimeLibrary(): string | null {
 function buildShim(): ClockLibrary | null {
   let dir: string;
   try {
-    dir = mkdtempSync(join(tmpdir(), 'tmp-'));
+    dir = createRegisteredTempDir(tmpdir(), 'tmp-');
   } catch {
     return null;
   }
-  registerTempDir(dir);
   const source = join(dir, 'clock.c');
   const path = join(dir, 'clock.so');
   writeFileSync(source, CLOCK_SHIM_SOURCE);

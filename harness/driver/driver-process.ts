@@ -2,6 +2,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { EjcError, ProtocolViolation } from '../../shared/errors.js';
 import type { HelloResult, OperationName, OpParams } from '../../shared/protocol/schemas.js';
+import { releaseFaketimePair } from '../clock/faketime-shared.js';
 import { decodeLine } from './decode.js';
 import type { SpawnSpec } from './launch.js';
 import { MARK_VAR, procAvailable, readProc, scanProcesses } from './proc-scan.js';
@@ -67,6 +68,7 @@ export class DriverProcess implements DriverHandle {
     try {
       child = spawn(spec.file, spec.args, { cwd: opts.cwd, env: { ...process.env, TZ: DRIVER_TZ, ...opts.env, [MARK_VAR]: mark }, detached: true, stdio: 'pipe' });
     } catch (err) {
+      releaseFaketimePair(opts.env?.['FAKETIME_SHARED']);
       throw new EjcError('driver_start_failed', `${this.label}: could not spawn the ${spec.describe}: ${(err as Error).message}`, { cause: err });
     }
     this.child = child;
@@ -260,6 +262,8 @@ export class DriverProcess implements DriverHandle {
     for (const stream of [this.child.stdin, this.child.stdout, this.child.stderr]) stream.destroy();
     this.stderr.finish();
     unregisterDriver(this.pid);
+    // A moved-clock driver's own libfaketime pair goes once the driver and its tree are gone.
+    releaseFaketimePair(this.opts.env?.['FAKETIME_SHARED']);
     const waiter = this.waiter;
     this.waiter = null;
     if (waiter !== null) {

@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { mkdirSync, realpathSync } from 'node:fs';
 import type { DriverHandle, ExitInfo, TreeEvidence } from '../driver/types.js';
 import { startDriver } from '../driver/start-driver.js';
-import { releaseFaketimePair } from '../explore/faketime-shared.js';
 import type { Capabilities, EffectRow, HelloResult } from '../../shared/protocol/schemas.js';
 import type { Assertion, Kill, Launch, VariableCountKey } from '../../reports/schema.js';
 import { createRng, type Rng } from '../rng.js';
@@ -216,20 +215,12 @@ export class TrialContext {
     const name = `${label}#${number}`;
     const started = this.record.start(name);
     const handle = startDriver(launch, this.#startOptions(name, number, env));
-    // A moved-clock driver's own libfaketime pair goes once the driver and its tree are gone.
-    const release = (): void => releaseFaketimePair(env?.['FAKETIME_SHARED']);
     handle.then(
       (h) => {
         started.setPid(h.pid);
-        void h.exited.then((info) => {
-          this.record.exit(name, info);
-          release();
-        });
+        void h.exited.then((info) => this.record.exit(name, info));
       },
-      () => {
-        this.record.exit(name, { signal: null, exitCode: null, killedByHarness: true });
-        release();
-      },
+      () => this.record.exit(name, { signal: null, exitCode: null, killedByHarness: true }),
     );
     return handle;
   }

@@ -17,24 +17,24 @@ let copied = 0;
  * its semaphore is always free), or null when the faketime command is missing. Each driver needs its own: libfaketime
  * takes the pair's semaphore in every process it starts in, and a driver SIGKILLed while holding it left the semaphore
  * taken, so every later moved-clock driver sharing the pair hung before its hello (an exploration trial went
- * inconclusive that way). Release it with releaseFaketimePair once the driver and its tree are gone.
+ * inconclusive that way). The driver's process releases it (releaseFaketimePair) once the driver and its tree are gone.
  */
 export function faketimePairForDriver(): string | null {
   const template = faketimeShared();
-  if (template === null || pair === null || pair === undefined) return null;
-  const [sem, shm] = pair.files as [string, string];
+  if (template === null || !pair) return null;
   copied += 1;
-  const files = [`${sem}_d${copied}`, `${shm}_d${copied}`];
+  const files = pair.files.map((file) => `${file}_d${copied}`);
   try {
-    copyFileSync(sem, files[0]!);
-    copyFileSync(shm, files[1]!);
+    pair.files.forEach((file, i) => copyFileSync(file, files[i]!));
   } catch {
     // /dev/shm refused a copy (full, say): the shared pair still moves the clock, as before per-driver pairs.
     for (const file of files) unlinkQuietly(file);
     return template;
   }
-  const names = template.split(' ');
-  const value = `${names[0]}_d${copied} ${names[1]}_d${copied}`;
+  const value = pair.value
+    .split(' ')
+    .map((name) => `${name}_d${copied}`)
+    .join(' ');
   copies.set(value, files);
   return value;
 }

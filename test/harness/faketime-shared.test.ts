@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, openSync, closeSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { libfaketimeLibrary } from '../../harness/clock/clock-library.js';
-import { faketimePairForDriver, faketimeShared, releaseFaketimePair, releaseFaketimeShared, removeDeadOwnersPairs } from '../../harness/explore/faketime-shared.js';
+import { faketimePairForDriver, faketimeShared, releaseFaketimePair, releaseFaketimeShared, removeDeadOwnersPairs } from '../../harness/clock/faketime-shared.js';
 
 const lib = libfaketimeLibrary();
 const leftovers = (pid: number) => [`/dev/shm/faketime_shm_${pid}`, `/dev/shm/sem.faketime_sem_${pid}`];
