@@ -63,6 +63,12 @@ class Checker {
 
   private walk(): void {
     const h = this.history;
+    // firstSent[k]: the earliest request among the operations at k and after.
+    const firstSent: number[] = new Array<number>(h.length + 1).fill(Infinity);
+    for (let k = h.length - 1; k >= 0; k--) {
+      const ev = h[k]!;
+      firstSent[k] = Math.min(firstSent[k + 1]!, ev.kind === 'op' ? ev.sent : Infinity);
+    }
     for (let i = 0; i < h.length && this.failure === null; ) {
       const e = h[i]!;
       if (e.kind !== 'op') {
@@ -71,6 +77,9 @@ class Checker {
         continue;
       }
       // A segment: operations whose request/answer intervals overlap ran concurrently; other events inside it wait.
+      // The history is in answer order, so an operation sent early (inside the segment) can be listed after one sent
+      // late: the segment runs on while any operation still to come was sent before its end. (An operation listed
+      // between them then overlaps that one, which spans it.)
       const ops: Array<{ ev: OpEvent; at: number }> = [{ ev: e, at: i }];
       const later: Array<{ ev: HistoryEvent; at: number }> = [];
       let end = e.answered;
@@ -78,7 +87,7 @@ class Checker {
       for (; j < h.length; j++) {
         const next = h[j]!;
         if (next.kind === 'op') {
-          if (next.sent > end) break;
+          if (firstSent[j]! > end) break;
           ops.push({ ev: next, at: j });
           end = Math.max(end, next.answered);
         } else later.push({ ev: next, at: j });
