@@ -51,6 +51,14 @@ function build(): string | null {
  * bounding set (setpriv's --bounding-set=-sys_admin) and execs the same shell the util-linux chain ends in, so
  * what a driver reads of its init (/proc/1/cmdline, /proc/1/exe) is a plain /bin/sh either way.
  */
+/**
+ * The end of the init shell both confinements exec: it starts the driver with the protocol's pipe as its stdin (an
+ * asynchronous list's stdin would be /dev/null, so the pipe is handed over through fd 3) and passes on its exit status
+ * (137 when it was SIGKILLed). One string for both, so the wrapper and the util-linux chain cannot drift apart.
+ */
+export const INIT_HANDOFF = 'exec 3<&0 && { "$@" <&3 3<&- & } && exec 3<&- && wait $! 2>/dev/null';
+
+// JSON's string literal is C's for this ASCII text: the C source (and so the wrapper's hashed name) holds the same bytes.
 export const CONFINE_INIT_SOURCE = String.raw`#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -64,7 +72,7 @@ export const CONFINE_INIT_SOURCE = String.raw`#define _GNU_SOURCE
 #include <unistd.h>
 #include <linux/capability.h>
 
-#define INIT "exec 3<&0 && { \"$@\" <&3 3<&- & } && exec 3<&- && wait $! 2>/dev/null"
+#define INIT ${JSON.stringify(INIT_HANDOFF)}
 
 int main(int argc, char **argv) {
   if (argc < 2) return 125;
