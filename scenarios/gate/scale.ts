@@ -9,9 +9,13 @@ import { jsonEqual } from '../../harness/model/projection.js';
 import type { TrialContext } from '../../harness/engine/trial-context.js';
 import type { JournalClient } from '../../harness/engine/journal-client.js';
 
-/** Effects of the wide node, and of the run in all (the wide node and three more of equal size). */
-export const WIDE_NODE = 300;
-export const RUN_ROWS = 4 * WIDE_NODE;
+/**
+ * Effects of the wide node: past 1000 and 1024, where a page, a LIMIT or a batch commonly stops (a gate reading the
+ * first 500 or 1000 rows of a node passed 300). The run adds three narrow nodes.
+ */
+export const WIDE_NODE = 1100;
+export const NARROW_NODE = 100;
+export const RUN_ROWS = WIDE_NODE + 3 * NARROW_NODE;
 /** The replayed model value's size in UTF-16 units: past the 1 MiB a column, page or buffer limit commonly sits at. */
 export const BIG_RESULT = 1280 * 1024;
 
@@ -26,8 +30,8 @@ export const gateScale: Scenario[] = [
     tags: ['run', 'gate', 'retention', 'scale'],
     needs: [],
     description:
-      `One run, four nodes of ${WIDE_NODE} tier-3 effects each (${RUN_ROWS} rows). Every effect is committed with a retained result (planted in one seed where the journal can seed rows) except the last slot of the first node, a real prepare left unresolved. ` +
-      `The gate of that node must read all ${WIDE_NODE} rows and refuse on the last (a gate reading a page or a LIMIT passes); the gate of a full node passes over all of its rows. ` +
+      `One run of ${RUN_ROWS} tier-3 effects: a wide node of ${WIDE_NODE} and three of ${NARROW_NODE}. Every effect is committed with a retained result (planted in one seed where the journal can seed rows) except the last slot of the first node, a real prepare left unresolved. ` +
+      `The gate of that node must read all ${WIDE_NODE} rows and refuse on the last (a gate reading a page or a LIMIT passes); the gate of a narrow node, every effect committed, passes over all of its rows. ` +
       `The listing holds all ${RUN_ROWS} rows; the run\'s terminal sweep deletes all ${RUN_ROWS - 1} committed rows (one chunk or page is not enough) and keeps the unresolved one.`,
     asserts: ['the gate of the node whose last effect is unresolved refuses and lists every row', 'the gate of a full node passes and lists every row', `the listing holds all ${RUN_ROWS} rows`, `the terminal sweep deletes all ${RUN_ROWS - 1} committed rows and leaves the unresolved one`],
     async trial(t) {
@@ -40,7 +44,7 @@ export const gateScale: Scenario[] = [
       const blocked = await client.op('gate', { scope: { kind: 'run', runId, nodeId: nodes[0]! } });
       t.expect(`gate of the node whose slot ${WIDE_NODE - 1} is unresolved: decision, rows listed, the unresolved one among them`, ['refuse', WIDE_NODE, true], [blocked.decision, blocked.effects.length, blocked.effects.some((e) => e.effectId === open)]);
       const full = await client.op('gate', { scope: { kind: 'run', runId, nodeId: nodes[3]! } });
-      t.expect('gate of a node whose every effect committed: decision, rows listed', ['pass', WIDE_NODE], [full.decision, full.effects.length]);
+      t.expect('gate of a node whose every effect committed: decision, rows listed', ['pass', NARROW_NODE], [full.decision, full.effects.length]);
       await snapshotBefore(t, client);
       const swept = await client.op('runTerminal', { runId });
       t.expect('rows the terminal sweep deleted', RUN_ROWS - 1, swept.deleted);
@@ -84,7 +88,7 @@ export const gateScale: Scenario[] = [
 // committed rows are planted in one seed where the journal can (the reads are what is under test, and a thousand
 // prepare/settle pairs cost seconds); the unresolved row is always a real prepare.
 async function fillRun(t: TrialContext, client: JournalClient, runId: string, nodes: readonly string[]): Promise<string> {
-  const committed = nodes.flatMap((nodeId, n) => Array.from({ length: n === 0 ? WIDE_NODE - 1 : WIDE_NODE }, (_, slot) => ({ nodeId, slot })));
+  const committed = nodes.flatMap((nodeId, n) => Array.from({ length: n === 0 ? WIDE_NODE - 1 : NARROW_NODE }, (_, slot) => ({ nodeId, slot })));
   if (t.capabilities.seeding) {
     await seedRows(t, client, committed.map(({ nodeId, slot }) => {
       const call = callAt(slot);

@@ -1,9 +1,9 @@
 // The gate reads a node's rows one page at a time "so a huge node cannot blow the memory" and decides on the first
-// page: an unresolved effect past row 256 of a wide node never blocks the re-run.
+// page: an unresolved effect past row 1000 of a wide node never blocks the re-run (a page of 1000 passed a node of 300).
 import { journal, referenceWith } from './journal-base.mjs';
 
 const createReferenceJournal = await referenceWith();
-const PAGE = 256;
+const PAGE = 1000;
 
 export function createJournal(options) {
   return journal(createReferenceJournal, 'gate-first-page-only', options, (j, ctx) => ({
