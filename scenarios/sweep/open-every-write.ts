@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { defineScenario, type Scenario } from '../../harness/scenario.js';
 import { defaultPrepare, isUnresolved, nodeRows, rows, seedRows } from '../support.js';
-import { traceeKilled, underStrace } from '../../harness/engine/syscall-sweep.js';
-import { fileWritePoints, fileWriteVictim, nextLine, rawLines, type FileWritePoint } from '../../harness/engine/file-write-points.js';
+import { NAMESPACE_SYSCALLS, parseStraceLines, traceeKilled, underStrace, type SyscallEvent } from '../../harness/engine/syscall-sweep.js';
+import { fileWriteVictim, nextLine, rawLines, stablePoints, type FileWritePoint } from '../../harness/engine/file-write-points.js';
 import { WRITE_SYSCALLS } from '../../harness/world/written-files.js';
 import { DEFAULT_MAPPING, deriveProjections } from '../../harness/engine/projections.js';
 import { proceeded } from '../../harness/engine/setup-verdict.js';
@@ -23,7 +23,9 @@ export const blind2OpenSweep: Scenario[] = [
       'A journal is left as a crash leaves it for the next start: run R0 committed an effect and reached its terminal (its row swept, its result freed), run R has a committed ' +
       'effect with a retained result at node-a and an unresolved one at node-b, and (with sessions and seeding) an older writer left a session row holding a result, which the ' +
       'next open must clear. A calibration driver opens a copy under strace and records every write its open makes to a file of the journal directory: pwrite/fsync-family ' +
-      'syscalls and plain write(2) too, so a journal that compacts, migrates or rewrites its files at open in place is killed between truncating and rewriting them. For each ' +
+      'syscalls and plain write(2) too, so a journal that compacts, migrates or rewrites its files at open in place is killed between truncating and rewriting them; a second ' +
+      'identical open tells which files keep their names (only those can be aimed at: a temporary file named after a pid or a random suffix cannot), and every rename, link, ' +
+      'unlink and truncate of the open is a kill point too, wherever it is, so a file staged under any name and renamed into place is killed between its unlink and its rename. For each ' +
       'of them a fresh driver opens a fresh copy and is SIGKILLed by strace exactly there; a new driver then opens the copy and must find what was there before the restart.',
     asserts: [
       'each kill happened inside open',
@@ -39,7 +41,7 @@ export const blind2OpenSweep: Scenario[] = [
         const log = join(t.dir, `point-${i + 1}.strace`);
         cpSync(laid, dir, { recursive: true });
         t.plannedKills += 1;
-        const label = `${event.syscall}#${event.invocation} on ${event.file}`;
+        const label = 'file' in event ? `${event.syscall}#${event.invocation} on ${event.file}` : `${event.syscall}#${event.invocation}`;
         // Fresh processes started ahead while the previous one works, as the write sweep does: the inspector beside the victim.
         t.startAhead('primary', { skip: 1 });
         const victim = await t.driver('victim', { journalDir: dir, launch: victimLaunch(t, window, i), armed: [], open: false });
@@ -56,9 +58,15 @@ export const blind2OpenSweep: Scenario[] = [
   }),
 ];
 
+// A write to one of the journal's files, counted among the calls on those files (-P), or a rename, link, unlink or
+// truncate, counted per tracee over every path as strace counts it untraced by path (a store that writes a temporary
+// file and renames it into place commits at the rename, whatever the temporary file is called).
+type OpenPoint = FileWritePoint | SyscallEvent;
+
 // The victim of kill point i: under strace, SIGKILLed at that point's syscall, logging to its own file.
-function victimLaunch(t: TrialContext, window: readonly FileWritePoint[], i: number): ReturnType<typeof underStrace> {
-  return fileWriteVictim(t.launch, window[i]!, join(t.dir, `point-${i + 1}`), join(t.dir, `point-${i + 1}.strace`));
+function victimLaunch(t: TrialContext, window: readonly OpenPoint[], i: number): ReturnType<typeof underStrace> {
+  const [point, dir, log] = [window[i]!, join(t.dir, `point-${i + 1}`), join(t.dir, `point-${i + 1}.strace`)];
+  return 'file' in point ? fileWriteVictim(t.launch, point, dir, log) : underStrace(t.launch, { log, kill: point, trace: NAMESPACE_SYSCALLS });
 }
 
 interface Laid {
@@ -92,19 +100,40 @@ async function lay(t: TrialContext, dir: string): Promise<Laid> {
   return { runId, prepare, result: RESULT, legacy };
 }
 
-// Opens a copy under strace (logging only) and returns the writes its open made to the journal directory's files.
-async function calibrate(t: TrialContext, f: Laid, laid: string): Promise<FileWritePoint[]> {
-  const dir = join(t.dir, 'calibration');
-  cpSync(laid, dir, { recursive: true });
-  const log = join(t.dir, 'calibration.strace');
-  const client = await t.driver('calibration', { journalDir: dir, launch: underStrace(t.launch, { log, trace: WRITE_SYSCALLS, decodeFds: true }), armed: [], open: false });
-  const before = nextLine(log);
-  client.openedFiles = (await client.op('open', { dir, armedCrashPoints: [] })).files;
-  const window = fileWritePoints(rawLines(log), before, dir);
+// Opens a copy under strace (logging only) and returns the kill points of its open: the writes it made to the journal
+// directory's files, where a second identical open names the file alike (-P takes exact paths: a temporary file named
+// after a pid or a random suffix cannot be aimed at), and its renames, links, unlinks and truncates wherever they are.
+async function calibrate(t: TrialContext, f: Laid, laid: string): Promise<OpenPoint[]> {
+  const first = await traceOpen(t, laid, 'calibration');
   // The control: an open nobody killed leaves what the checks below ask for, so a failure after a kill is the kill's.
-  await check(t, client, f, 'after an open nobody killed');
-  await client.close();
-  return window;
+  await check(t, first.client, f, 'after an open nobody killed');
+  await first.client.close();
+  const second = await traceOpen(t, laid, 'calibration-2');
+  await second.client.close();
+  const { stable, unstable } = stablePoints(first, second);
+  if (unstable > 0) t.check('writes inside open, swept where the file is named alike in two identical opens', 'the rest', `${stable.length} swept, ${unstable} to files named differently`, true);
+  const named = namespacePoints(second.lines, second.from);
+  const renames = namespacePoints(first.lines, first.from).filter((p) => named.some((q) => q.syscall === p.syscall && q.invocation === p.invocation));
+  return [...stable, ...renames];
+}
+
+// One open of a fresh copy under strace, every write-family and namespace syscall logged with its fd's path.
+async function traceOpen(t: TrialContext, laid: string, name: string): Promise<{ client: JournalClient; lines: string[]; from: number; dir: string }> {
+  const dir = join(t.dir, name);
+  cpSync(laid, dir, { recursive: true });
+  const log = join(t.dir, `${name}.strace`);
+  const client = await t.driver('calibration', { journalDir: dir, launch: underStrace(t.launch, { log, trace: [...WRITE_SYSCALLS, ...NAMESPACE_SYSCALLS], decodeFds: true }), armed: [], open: false });
+  const from = nextLine(log);
+  client.openedFiles = (await client.op('open', { dir, armedCrashPoints: [] })).files;
+  return { client, lines: rawLines(log), from, dir };
+}
+
+// The renames, links, unlinks and truncates after line `from`, numbered per tracee over the whole log as a victim
+// tracing only those syscalls counts them.
+function namespacePoints(lines: readonly string[], from: number): SyscallEvent[] {
+  const ns: readonly string[] = NAMESPACE_SYSCALLS;
+  const keep = (l: string): boolean => ns.includes(/^\d+\s+([a-z0-9_]+)\(/.exec(l)?.[1] ?? '');
+  return parseStraceLines(lines.filter(keep)).slice(lines.slice(0, from).filter(keep).length);
 }
 
 // Sends open to the victim; true when strace's SIGKILL ended it there (recorded as a kill with the proof of its tree).

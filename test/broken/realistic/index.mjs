@@ -156,6 +156,7 @@ export const BLIND3 = [
   { name: 'row-files-tool-slug', file: 'row-files-tool-slug.mjs', scenarios: ['identity.tool-ids-exact'] },
   { name: 'row-files-replace-by-unlink', file: 'row-files-replace-by-unlink.mjs', scenarios: ['sweep.settle.every-write'] },
   { name: 'row-files-sweep-file-by-file', file: 'row-files-sweep-file-by-file.mjs', scenarios: ['sweep.session-sweep.every-write'] },
+  { name: 'row-files-open-rewrites-by-unlink', file: 'row-files-open-rewrites-by-unlink.mjs', scenarios: ['sweep.open.every-write'] },
   { name: 'py-credential-substring', file: 'py-credential-substring.py', scenarios: ['digest.near-miss-credential-names-count'] },
   { name: 'py-resolution-local-time', file: 'py-resolution-local-time.py', scenarios: ['recovery.operator-resolution'] },
   { name: 'py-jsonl-settle-cached-end', file: 'py-jsonl-settle-cached-end.py', scenarios: ['concurrency.interleaved-writers-keep-rows'] },

@@ -168,6 +168,15 @@ export function createBlind3Files({ crashpoint }, bugs, name) {
       for (const i of intents()) rollForward(i.entries);
       // A staged copy whose writer died is garbage; one of a live writer is its to finish.
       for (const n of readdirSync(sub('tmp'))) if (!alive(Number(n.split('-')[0]))) unlinkIfThere(join(sub('tmp'), n));
+      if (bugs.openRewritesByUnlink) {
+        // The author's format upgrade at open: every row is rewritten through a staged copy, unlinked before the rename.
+        for (const n of readdirSync(sub('effects'))) {
+          const file = join(sub('effects'), n);
+          const tmp = staged(JSON.parse(readFileSync(file, 'utf8')));
+          unlinkSync(file);
+          renameSync(tmp, file);
+        }
+      }
       return { files: files() };
     },
     close() {
