@@ -43,9 +43,11 @@ export async function vectorsCommand(argv: string[]): Promise<number> {
 export function vectorsText(impl: { name: string; version: string }, outcomes: readonly import('../harness/vectors/check-vectors.js').VectorOutcome[]): string {
   const lines = [`${impl.name} ${impl.version}: ${outcomes.filter((o) => o.passed).length} of ${outcomes.length} §11 digest vectors match`];
   for (const o of outcomes) {
-    lines.push(`${o.passed ? '  ok      ' : '  MISMATCH'} ${o.name}`);
+    lines.push(`${o.passed ? '  ok      ' : '  MISMATCH'} ${o.name}${o.reading === null ? '' : ` (another allowed reading: ${o.reading})`}`);
     if (o.passed) continue;
-    lines.push(`      covers:   ${o.covers}`, `      expected digest:    ${o.expectedDigest}`, `      journal's digest:   ${o.actualDigest ?? `none (${o.error ?? 'no row'})`}`);
+    lines.push(`      covers:   ${o.covers}`, `      expected digest:    ${o.expectedDigest}`);
+    for (const a of o.alternatives) lines.push(`      or, ${a.choice}: ${a.digest}`);
+    lines.push(`      journal's digest:   ${o.actualDigest ?? `none (${o.error ?? 'no row'})`}`);
     lines.push(`      expected canonical: ${o.expectedCanonical}`);
     if (o.actualCanonical === null) {
       lines.push('      journal\'s canonical: not exposed (answer the optional argsProjection operation to see it here; docs/protocol.md)');

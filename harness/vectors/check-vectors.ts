@@ -23,6 +23,10 @@ export interface VectorOutcome {
   /** Why there is no row: the journal's error or refusal, in its own words. */
   readonly error: string | null;
   readonly passed: boolean;
+  /** The other readings the contract allows, each with its digest (any of them matches). */
+  readonly alternatives: ReadonlyArray<{ readonly choice: string; readonly digest: string }>;
+  /** The other allowed reading the journal's digest matched (its `choice`), or null when it matched the vector's own. */
+  readonly reading: string | null;
 }
 
 export interface VectorCheck {
@@ -51,10 +55,13 @@ export async function checkVectors(options: { launch: Launch; timeoutMs: number;
       const p = prepared[i]!;
       const actualDigest = p.effectId === null ? null : (digests.get(p.effectId) ?? null);
       const actualCanonical = exposes ? await projectionOf(handle, v) : null;
+      const reading = v.alternatives?.find((a) => a.digest === actualDigest);
       outcomes.push({
         name: v.name, covers: v.covers, expectedDigest: v.digest, expectedCanonical: v.canonical, actualDigest, actualCanonical,
         error: p.error ?? (p.effectId !== null && actualDigest === null ? `effect ${p.effectId} is missing from listEffects` : null),
-        passed: actualDigest === v.digest,
+        passed: actualDigest === v.digest || reading !== undefined,
+        reading: actualDigest === v.digest ? null : (reading?.choice ?? null),
+        alternatives: (v.alternatives ?? []).map((a) => ({ choice: a.choice, digest: a.digest })),
       });
     }
     return { implementation: { name: handle.hello.name, version: handle.hello.version }, outcomes };

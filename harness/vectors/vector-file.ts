@@ -15,6 +15,8 @@ export const DigestVectorEntry = z.object({
   projection: z.record(z.string(), z.unknown()),
   canonical: z.string(),
   digest: z.string().regex(/^v5:[0-9a-f]{64}$/),
+  // Other readings the contract leaves open (a port mapping after -p read as a secret): any of their digests matches too.
+  alternatives: z.array(z.object({ choice: z.string().min(1), canonical: z.string(), digest: z.string().regex(/^v5:[0-9a-f]{64}$/) })).optional(),
 });
 export type DigestVectorEntry = z.infer<typeof DigestVectorEntry>;
 export const DigestVectorFile = z.object({ about: z.string(), version: z.literal('v5'), vectors: z.array(DigestVectorEntry).min(1) });

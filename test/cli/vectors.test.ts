@@ -15,6 +15,8 @@ describe('ejc vectors', () => {
     ['the reference journal', [] as string[], 'ejc-reference-journal'],
     ['examples/python-journal', ['--cmd', `python3 ${join(ROOT, 'examples/python-journal/journal.py')}`], 'ejc-python-journal'],
     ['examples/log-journal', ['--impl', join(ROOT, 'examples/log-journal/journal.mjs')], 'ejc-log-journal'],
+    // The other reading of a port mapping after -p that docs/protocol.md allows matches the vector's alternative.
+    ['a journal that masks port mappings after -p', ['--impl', join(ROOT, 'test/fixtures/allowed/allowed-journal.mjs'), '--impl-option', 'variant=narrow-port-shape'], 'allowed:narrow-port-shape'],
   ])('%s matches every vector (exit 0)', async (_name, flags, journalName) => {
     const r = await ejc(['vectors', ...flags]);
     expect(r.exitCode, r.stderr).toBe(0);
@@ -42,6 +44,10 @@ describe('ejc vectors', () => {
     const r = await ejc(['vectors', '--impl', join(ROOT, 'test/broken/realistic/redaction-skips-arrays.mjs'), '--only', 'credential flags in an argument vector']);
     expect(r.exitCode).toBe(1);
     expect(r.stdout).toMatch(/journal's canonical: \{"argv":\["deploy","--token","abc"/);
+    // A vector with another allowed reading names it and its digest beside the expected one.
+    const port = await ejc(['vectors', '--impl', join(ROOT, 'test/broken/realistic/redaction-skips-arrays.mjs'), '--only', 'the -p port exception']);
+    expect(port.exitCode).toBe(1);
+    expect(port.stdout).toMatch(/or, a port mapping or range after -p read as a secret \(only a bare port number kept\): v5:[0-9a-f]{64}/);
     const log = await ejc(['vectors', '--impl', join(ROOT, 'test/broken/realistic/digest-sorts-top-level.mjs'), '--cmd', 'x']);
     expect(log.exitCode).toBe(3);
   });

@@ -12,7 +12,7 @@ import { firstDifference, markDifference } from '../../reports/string-diff.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const text = readFileSync(join(ROOT, VECTORS_FILE), 'utf8');
-const file = JSON.parse(text) as { vectors: Array<{ name: string; covers: string; args: Record<string, unknown>; secretArgKeys: string[]; projection: Record<string, unknown>; canonical: string; digest: string }> };
+const file = JSON.parse(text) as { vectors: Array<{ name: string; covers: string; args: Record<string, unknown>; secretArgKeys: string[]; projection: Record<string, unknown>; canonical: string; digest: string; alternatives?: Array<{ choice: string; canonical: string; digest: string }> }> };
 
 describe('docs/digest-vectors.json', () => {
   it('is what the reference journal computes now (run npm run gen:vectors after changing the redaction)', () => {
@@ -25,6 +25,17 @@ describe('docs/digest-vectors.json', () => {
     expect(canonicalize(v.projection)).toBe(v.canonical);
     expect(v.digest).toBe(`v5:${createHash('sha256').update(v.canonical, 'utf8').digest('hex')}`);
     expect(argsDigest(v.args, v.secretArgKeys)).toBe(v.digest);
+    for (const a of v.alternatives ?? []) {
+      expect(a.digest, a.choice).toBe(`v5:${createHash('sha256').update(a.canonical, 'utf8').digest('hex')}`);
+      expect(a.digest, a.choice).not.toBe(v.digest);
+    }
+  });
+
+  it('gives the other reading of a port mapping after -p, and only where it differs', () => {
+    const withOthers = file.vectors.filter((v) => (v.alternatives ?? []).length > 0);
+    expect(withOthers.map((v) => v.name)).toEqual(['the -p port exception']);
+    expect(withOthers[0]!.alternatives![0]!.canonical).toContain('"-p","[redacted]","img"');
+    expect(withOthers[0]!.alternatives![0]!.canonical).toContain('"-p",2222');
   });
 
   it('keeps "__proto__" an own data member of args and projection, as read from the file', () => {
