@@ -67,10 +67,19 @@ export const EffectRow = z.object({
   tier: Tier,
   state: EffectState,
   argsDigest: z.string(),
-  idempotencyKey: z.string().nullable(),
+  // Tier 1 only (§2): protocol.md lets tier 2 and 3 leave it null or absent, and absent reads as null.
+  idempotencyKey: z.string().nullable().default(null),
   resultRetained: z.boolean(),
   resolution: Resolution.nullable(),
-  attempt: z.object({ nodeAttempt: z.number().int().nullable() }).extend(AttemptAudit.shape),
+  attempt: z.object({
+    nodeAttempt: z.number().int().nullable(),
+    // A seeded (legacy) row arrives with a call id only: what an older writer recorded of the rest is the journal's to
+    // report, or null (absent reads as null). The harness judges no row by them.
+    providerAttempt: AttemptAudit.shape.providerAttempt.nullable().default(null),
+    callId: AttemptAudit.shape.callId,
+    ownerId: AttemptAudit.shape.ownerId.nullable().default(null),
+    generation: AttemptAudit.shape.generation.nullable().default(null),
+  }),
 });
 
 export const RefusalCode = z.enum([
@@ -125,7 +134,8 @@ export const GateDecision = z.object({
       tier: Tier,
       state: EffectState,
       action: GateAction,
-      idempotencyKey: z.string().nullable(),
+      // As on a listed row: tier 2 and 3 may leave it null or absent (absent reads as null).
+      idempotencyKey: z.string().nullable().default(null),
     }),
   ),
   // protocol.md describes a refusal only for `refuse` and gives `gate_read_failed` no tier or ids: a
