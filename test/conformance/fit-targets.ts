@@ -26,6 +26,7 @@ export const ALLOWED_TARGETS: readonly AllowedTarget[] = [
   },
   { variant: 'other-conservative-reason', scenarios: ['disclosure.legacy-placeholder', 'disclosure.duplicate-call-id', 'disclosure.name-mismatch', 'disclosure.errored-turn'] },
   { variant: 'keeps-discarded-row', scenarios: ['recovery.operator-resolution', 'concurrency.long-lived.resolved-elsewhere'] },
+  { variant: 'terminal-sweeps-resolved', scenarios: ['recovery.operator-resolution'] },
   { variant: 'optional-fields-absent', scenarios: ['gate.every-cell', 'cp10.session.disclose-once', 'disclosure.legacy-placeholder', 'cp09.tier2.receipt-absent.reconciling'] },
   { variant: 'keys-tier1-only', scenarios: ['cp03.after-dispatch.tier3', 'cp09.tier2.receipt-absent.reconciling', 'cp09.tier2.receipt-found.reconciling', 'cp10.session.disclose-once'] },
   {
