@@ -23,8 +23,15 @@ export interface TreeRoot {
 export function treeOf(root: TreeRoot, procs: readonly ProcEntry[]): ProcEntry[] {
   const inTree = new Set<number>();
   const children = new Map<number, number[]>();
+  // The kernel frees a pid only once no process, group or session holds it, and pids wrap (32768 on many machines, a
+  // few minutes of a busy suite): a live process with the leader's pid but not its start time means the driver's
+  // group and session are gone, and whoever holds that number now is not the driver's. A process in the group cannot
+  // have started before its leader either. Unknown start (0): the numbers alone, as before.
+  const since = root.since ?? 0;
+  const reused = since > 0 && procs.some((p) => p.pid === root.pgid && p.start !== since);
+  const ours = (p: ProcEntry): boolean => !reused && (p.pid === root.pgid || p.pgrp === root.pgid || p.sid === root.pgid) && p.start >= since;
   for (const p of procs) {
-    if (p.pid === root.pgid || p.pgrp === root.pgid || p.sid === root.pgid || p.mark === root.mark) inTree.add(p.pid);
+    if (ours(p) || p.mark === root.mark) inTree.add(p.pid);
     const siblings = children.get(p.ppid);
     if (siblings === undefined) children.set(p.ppid, [p.pid]);
     else siblings.push(p.pid);

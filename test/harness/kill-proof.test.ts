@@ -51,6 +51,22 @@ describe('the tree of a driver', () => {
     expect(treeOf({ pgid: 100, mark: 'm' }, table).map((e) => e.pid)).toEqual([100, 101, 102, 103, 104, 105]);
   });
 
+  it('is never a process that got the leader\'s pid, group or session number after the driver was gone (pids wrap)', () => {
+    const p = (pid: number, ppid: number, pgrp: number, sid: number, start: number, mark: string | null = null): ProcEntry => ({ pid, ppid, pgrp, sid, state: 'S', start, mark, pidns: null });
+    // The leader (pid 300, started at tick 50) and its group are gone; pid 300 is now another program's, leading a group.
+    const reused = [
+      p(300, 1, 300, 300, 900), // the number reused: another start time
+      p(301, 300, 300, 300, 901), // that program's child, in its group
+      p(302, 1, 302, 302, 60, 'm'), // a driver's process that kept the mark: still the driver's
+    ];
+    expect(treeOf({ pgid: 300, mark: 'm', since: 50 }, reused).map((e) => e.pid)).toEqual([302]);
+    // While the leader lives (same start), its group is the driver's; a process older than the leader never is.
+    const live = [p(300, 1, 300, 300, 50), p(301, 300, 300, 300, 51), p(305, 1, 305, 300, 40)];
+    expect(treeOf({ pgid: 300, mark: 'm', since: 50 }, live).map((e) => e.pid)).toEqual([300, 301]);
+    // The leader gone but not reused: a member that cleared its environment still is (the group's number is held).
+    expect(treeOf({ pgid: 300, mark: 'm', since: 50 }, [p(301, 1, 300, 300, 51)]).map((e) => e.pid)).toEqual([301]);
+  });
+
   it('is, when confined, every process of the PID namespace its init (a group member) lives in, however it left', () => {
     const p = (pid: number, ppid: number, pgrp: number, sid: number, mark: string | null, pidns: number | null): ProcEntry => ({ pid, ppid, pgrp, sid, state: 'S', start: pid, mark, pidns });
     const table = [
