@@ -71,6 +71,11 @@ export function parseStraceLines(lines: readonly string[]): SyscallEvent[] {
   return events;
 }
 
+/** The events of `names` from line `from` of a trace on, each numbered by its invocation over the whole trace (as strace's `when=` counts). */
+export function syscallsAfter(lines: readonly string[], from: number, names: readonly string[]): SyscallEvent[] {
+  return parseStraceLines(lines).slice(parseStraceLines(lines.slice(0, from)).length).filter((e) => names.includes(e.syscall));
+}
+
 function innerCommand(launch: Launch): string[] {
   if (launch.kind === 'command') return ['/bin/sh', '-c', launch.command];
   const args = [process.execPath, hostScriptPath(), '--module', launch.module];

@@ -1,7 +1,7 @@
 // Every durable write: SIGKILL inside an operation at each write/fsync syscall strace observed there.
 import { join } from 'node:path';
 import { defineScenario, type Scenario } from '../../harness/scenario.js';
-import { DURABLE_SYSCALLS, NAMESPACE_SYSCALLS, parseStraceLines, traceeKilled, underStrace, type SyscallEvent } from '../../harness/engine/syscall-sweep.js';
+import { DURABLE_SYSCALLS, NAMESPACE_SYSCALLS, syscallsAfter, traceeKilled, underStrace, type SyscallEvent } from '../../harness/engine/syscall-sweep.js';
 import { fileWritePoints, fileWriteVictim, nextLine, rawLines, stablePoints, type FileWritePoint } from '../../harness/engine/file-write-points.js';
 import { traceLines, WRITE_SYSCALLS, writeTargets } from '../../harness/world/written-files.js';
 import type { TrialContext } from '../../harness/engine/trial-context.js';
@@ -73,8 +73,8 @@ function victimLaunch(t: TrialContext, i: number, window: readonly KillPoint[]):
 // inconclusive.
 async function calibrate<F>(t: TrialContext, c: SweepCase<F>, fixture: F): Promise<KillPoint[]> {
   const first = await traceOnce(t, c, fixture, 'calibration');
-  const [before, inOp] = [first.lines.slice(0, first.from), first.lines.slice(first.from)];
-  const durable = parseStraceLines(first.lines).slice(parseStraceLines(before).length).filter((e) => KILLABLE.includes(e.syscall));
+  const inOp = first.lines.slice(first.from);
+  const durable = syscallsAfter(first.lines, first.from, KILLABLE);
   const inside = writeTargets(traceLines(inOp));
   const traced = writeTargets(traceLines(first.lines)).protocol > 0;
   let plain: FileWritePoint[] = fileWritePoints(first.lines, first.from, first.dir, PLAIN_WRITES);

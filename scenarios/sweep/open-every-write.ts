@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { defineScenario, type Scenario } from '../../harness/scenario.js';
 import { defaultPrepare, isUnresolved, nodeRows, rows, seedRows } from '../support.js';
-import { NAMESPACE_SYSCALLS, parseStraceLines, traceeKilled, underStrace, type SyscallEvent } from '../../harness/engine/syscall-sweep.js';
+import { NAMESPACE_SYSCALLS, syscallsAfter, traceeKilled, underStrace, type SyscallEvent } from '../../harness/engine/syscall-sweep.js';
 import { fileWriteVictim, nextLine, rawLines, stablePoints, type FileWritePoint } from '../../harness/engine/file-write-points.js';
 import { WRITE_SYSCALLS } from '../../harness/world/written-files.js';
 import { DEFAULT_MAPPING, deriveProjections } from '../../harness/engine/projections.js';
@@ -112,8 +112,8 @@ async function calibrate(t: TrialContext, f: Laid, laid: string): Promise<OpenPo
   await second.client.close();
   const { stable, unstable } = stablePoints(first, second);
   if (unstable > 0) t.check('writes inside open, swept where the file is named alike in two identical opens', 'the rest', `${stable.length} swept, ${unstable} to files named differently`, true);
-  const named = namespacePoints(second.lines, second.from);
-  const renames = namespacePoints(first.lines, first.from).filter((p) => named.some((q) => q.syscall === p.syscall && q.invocation === p.invocation));
+  const named = syscallsAfter(second.lines, second.from, NAMESPACE_SYSCALLS);
+  const renames = syscallsAfter(first.lines, first.from, NAMESPACE_SYSCALLS).filter((p) => named.some((q) => q.syscall === p.syscall && q.invocation === p.invocation));
   return [...stable, ...renames];
 }
 
@@ -130,12 +130,6 @@ async function traceOpen(t: TrialContext, laid: string, name: string): Promise<{
 
 // The renames, links, unlinks and truncates after line `from`, numbered per tracee over the whole log as a victim
 // tracing only those syscalls counts them.
-function namespacePoints(lines: readonly string[], from: number): SyscallEvent[] {
-  const ns: readonly string[] = NAMESPACE_SYSCALLS;
-  const keep = (l: string): boolean => ns.includes(/^\d+\s+([a-z0-9_]+)\(/.exec(l)?.[1] ?? '');
-  return parseStraceLines(lines.filter(keep)).slice(lines.slice(0, from).filter(keep).length);
-}
-
 // Sends open to the victim; true when strace's SIGKILL ended it there (recorded as a kill with the proof of its tree).
 async function diesInOpen(t: TrialContext, victim: JournalClient, dir: string, label: string, log: string): Promise<boolean> {
   try {
