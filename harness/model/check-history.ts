@@ -4,7 +4,7 @@ import type { ClauseId } from './clauses.js';
 import type { HistoryEvent } from './history.js';
 import { EMPTY, rowLogicalKey, stateKey, type MState } from './journal-state.js';
 import { applyAnswered, applyKilled } from './operations.js';
-import type { Failure, OpEnv } from './outcome.js';
+import type { Failure, OpEnv, Outcome } from './outcome.js';
 import { checkScan } from './world-rules.js';
 import { KxmChecker } from '../kxm/check.js';
 
@@ -121,7 +121,7 @@ class Checker {
       const at = ev.answer.at;
       return { worlds: dedupe(worlds.flatMap((w) => applyKilled(w, ev.op, ev.params, at, env))), failure: null, clauses: [] };
     }
-    const oks: Array<{ next: MState; clauses: readonly ClauseId[] }> = [];
+    const oks: Array<Extract<Outcome, { ok: true }>> = [];
     let failure: Failure | null = null;
     for (const w of worlds) {
       const o = applyAnswered(w, ev.op, ev.params, ev.answer, env);
@@ -129,7 +129,7 @@ class Checker {
       else failure ??= o.failure;
     }
     if (oks.length === 0) return { worlds, failure, clauses: [] };
-    return { worlds: dedupe(oks.map((o) => o.next)), failure: null, clauses: oks[0]!.clauses };
+    return { worlds: dedupe(oks.flatMap((o) => [o.next, ...(o.alternatives ?? [])])), failure: null, clauses: oks[0]!.clauses };
   }
 
   private sequential(ev: OpEvent, at: number): void {

@@ -95,3 +95,18 @@ export function stateKey(state: MState): string {
 function bySlot(a: MRow, b: MRow): number {
   return a.slot - b.slot || (a.addr < b.addr ? -1 : 1);
 }
+
+/**
+ * Whether a state a journal reports for a row is one the model allows: committed for committed, any unresolved state
+ * otherwise, and committed too for an accepted resolution (§8: "accepted (the effect landed; treat it as committed)").
+ */
+export function stateAllowed(row: MRow, observed: string): boolean {
+  if (row.state === 'committed') return observed === 'committed';
+  return observed !== 'committed' || row.resolution === 'accepted';
+}
+
+/** `stateAllowed`'s expectation, in a counterexample's words. */
+export function stateExpected(row: MRow): string {
+  if (row.state === 'committed') return 'committed';
+  return row.resolution === 'accepted' ? 'needs_attention (accepted) | committed' : 'prepared | ambiguous | needs_attention';
+}

@@ -2,7 +2,7 @@
 import type { EffectRow, OpParams } from '../../shared/protocol/schemas.js';
 type SeedRequest = OpParams<'seed'>;
 import type { OpAnswer } from './history.js';
-import { addrOf, checkpointed, withRow, type MRow, type MState } from './journal-state.js';
+import { addrOf, checkpointed, stateAllowed, stateExpected, withRow, type MRow, type MState } from './journal-state.js';
 import { fail, ok, type OpEnv, type Outcome } from './outcome.js';
 import { canariesIn, describe, rowLabel } from './run-ops.js';
 import { missingClause } from './session-ops.js';
@@ -35,7 +35,7 @@ export function listAnswered(state: MState, answer: OpAnswer, env: OpEnv): Outco
 }
 
 function rowMismatch(row: MRow, e: EffectRow): { clause: 'state.machine' | 'session.no-result' | 'key.verbatim' | 'listing'; expected: unknown; observed: unknown } | null {
-  if ((e.state === 'committed') !== (row.state === 'committed')) return { clause: 'state.machine', expected: row.state === 'committed' ? 'committed' : 'prepared | ambiguous | needs_attention', observed: e.state };
+  if (!stateAllowed(row, e.state)) return { clause: 'state.machine', expected: stateExpected(row), observed: e.state };
   if (e.tier !== row.tier) return { clause: 'listing', expected: { tier: row.tier }, observed: { tier: e.tier } };
   const retained = row.result !== null || row.legacyResult === true;
   // A legacy session result not yet cleared may be reported or not: §11 lets a session audit reader omit the result

@@ -12,7 +12,10 @@ export interface Failure {
   readonly observed: unknown;
 }
 
-export type Outcome = { readonly ok: true; readonly next: MState; readonly clauses: readonly ClauseId[] } | { readonly ok: false; readonly failure: Failure };
+/** `alternatives`: other journal states the same answer is as consistent with (a count that several choices explain). */
+export type Outcome =
+  | { readonly ok: true; readonly next: MState; readonly clauses: readonly ClauseId[]; readonly alternatives?: readonly MState[] }
+  | { readonly ok: false; readonly failure: Failure };
 
 /** What a step may depend on besides the journal state. */
 export interface OpEnv {

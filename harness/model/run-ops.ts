@@ -1,7 +1,7 @@
 // The model of settle, the gate, reconcile, resolve and the terminal sweep (§4, §6, §9) over one possible journal.
 import type { GateDecision, ReconcileRequest, ReconcileResult, RecordedResult, SettleRequest, TierMode } from '../../shared/protocol/schemas.js';
 import { expectGate, gateAction, type GateRowView } from './gate-table.js';
-import { nodeRows, rowById, withRow, withoutRows, type MRow, type MState } from './journal-state.js';
+import { nodeRows, rowById, stateAllowed, stateExpected, withRow, withoutRows, type MRow, type MState } from './journal-state.js';
 import { fail, firstFailure, ok, type OpEnv, type Outcome } from './outcome.js';
 import type { OpAnswer } from './history.js';
 
@@ -56,7 +56,7 @@ export function gateAnswered(state: MState, scope: { runId: string; nodeId: stri
     const action = gateAction(gateView(row), env.tierMode);
     const problem = firstFailure([
       effect.tier !== row.tier ? fail('listing', `${where}: tier of ${rowLabel(row)}`, row.tier, effect.tier) : null,
-      (effect.state === 'committed') !== (row.state === 'committed') ? fail('state.machine', `${where}: state of ${rowLabel(row)}`, row.state === 'committed' ? 'committed' : 'prepared | ambiguous | needs_attention', effect.state) : null,
+      !stateAllowed(row, effect.state) ? fail('state.machine', `${where}: state of ${rowLabel(row)}`, stateExpected(row), effect.state) : null,
       effect.action !== action ? fail(tierClause(row, env.tierMode), `${where}: action for ${rowLabel(row)}`, action, effect.action) : null,
       keyProblem(row, effect.idempotencyKey, where),
     ], () => ok(next));
@@ -130,14 +130,20 @@ export function resolveApplied(state: MState, p: { effectId: string; decision: '
   return [withRow(state, { ...row, resolution: p.decision })];
 }
 
-/** The terminal sweep: a run's committed rows go; unresolved rows stay; a resolved row may go or stay. */
+/**
+ * The terminal sweep: a run's committed rows go; unresolved rows stay; a resolved row may go or stay (§9), decided by
+ * its decision or for all alike (an accepted row is "treated as committed", §8, so it may go with the committed ones).
+ */
 export function terminalOutcomes(state: MState, runId: string): Array<{ deleted: number; next: MState }> {
   const own = [...state.rows.values()].filter((r) => r.scope.kind === 'run' && r.scope.runId === runId);
   const committed = own.filter((r) => r.state === 'committed').map((r) => r.addr);
-  const resolved = own.filter((r) => r.state !== 'committed' && r.resolution !== null).map((r) => r.addr);
-  const all = [{ deleted: committed.length, next: withoutRows(state, committed) }];
-  if (resolved.length > 0) all.push({ deleted: committed.length + resolved.length, next: withoutRows(state, [...committed, ...resolved]) });
-  return all;
+  const resolved = (d: 'accepted' | 'discarded'): string[] => own.filter((r) => r.state !== 'committed' && r.resolution === d).map((r) => r.addr);
+  const [accepted, discarded] = [resolved('accepted'), resolved('discarded')];
+  const choices: string[][] = [[]];
+  if (accepted.length > 0) choices.push(accepted);
+  if (discarded.length > 0) choices.push(discarded);
+  if (accepted.length > 0 && discarded.length > 0) choices.push([...accepted, ...discarded]);
+  return choices.map((c) => ({ deleted: committed.length + c.length, next: withoutRows(state, [...committed, ...c]) }));
 }
 
 export function terminalAnswered(state: MState, runId: string, answer: OpAnswer): Outcome {
@@ -145,9 +151,9 @@ export function terminalAnswered(state: MState, runId: string, answer: OpAnswer)
   const options = terminalOutcomes(state, runId);
   if (answer.kind !== 'result') return fail('retention.terminal', where, `${options[0]!.deleted} committed row(s) deleted`, describe(answer));
   const deleted = (answer.result as { deleted: number }).deleted;
-  const hit = options.find((o) => o.deleted === deleted);
-  if (!hit) return fail('retention.terminal', `${where}: rows deleted`, options.map((o) => o.deleted), deleted);
-  return ok(hit.next, 'retention.terminal');
+  const hits = options.filter((o) => o.deleted === deleted);
+  if (hits.length === 0) return fail('retention.terminal', `${where}: rows deleted`, [...new Set(options.map((o) => o.deleted))], deleted);
+  return { ok: true, next: hits[0]!.next, clauses: ['retention.terminal'], alternatives: hits.slice(1).map((h) => h.next) };
 }
 
 /** The rows as the gate table reads them. */

@@ -27,6 +27,7 @@ export const ALLOWED_TARGETS: readonly AllowedTarget[] = [
   { variant: 'other-conservative-reason', scenarios: ['disclosure.legacy-placeholder', 'disclosure.duplicate-call-id', 'disclosure.name-mismatch', 'disclosure.errored-turn'] },
   { variant: 'keeps-discarded-row', scenarios: ['recovery.operator-resolution', 'concurrency.long-lived.resolved-elsewhere'] },
   { variant: 'terminal-sweeps-resolved', scenarios: ['recovery.operator-resolution'] },
+  { variant: 'accepted-as-committed', scenarios: ['recovery.operator-resolution', 'sweep.resolve.every-write', 'concurrency.long-lived.resolved-elsewhere'] },
   { variant: 'optional-fields-absent', scenarios: ['gate.every-cell', 'cp10.session.disclose-once', 'disclosure.legacy-placeholder', 'cp09.tier2.receipt-absent.reconciling'] },
   { variant: 'keys-tier1-only', scenarios: ['cp03.after-dispatch.tier3', 'cp09.tier2.receipt-absent.reconciling', 'cp09.tier2.receipt-found.reconciling', 'cp10.session.disclose-once'] },
   {
@@ -45,7 +46,7 @@ export const ALLOWED_TARGETS: readonly AllowedTarget[] = [
  * Variants exploration must find conformant too: generation reaches their choice (gates, refusals at every kind of
  * holder, legacy session rows, `-p` port mappings, random keys) where no fixed scenario looks.
  */
-export const EXPLORED_VARIANTS: readonly string[] = ['no-gate-of-its-own', 'other-refusal-codes', 'session-results-unreported', 'narrow-port-shape', 'random-keys', 'keys-tier1-only', 'names-disclosures-by-address', 'other-conservative-reason', 'no-kxm-claim', 'no-sessions'];
+export const EXPLORED_VARIANTS: readonly string[] = ['no-gate-of-its-own', 'other-refusal-codes', 'session-results-unreported', 'narrow-port-shape', 'random-keys', 'keys-tier1-only', 'names-disclosures-by-address', 'other-conservative-reason', 'no-kxm-claim', 'no-sessions', 'accepted-as-committed'];
 
 /**
  * Stores that are not SQLite (the contract leaves the store free; `files` must name what it writes), written in plain

@@ -262,6 +262,35 @@ describe('a history, folded through the model', () => {
     expect(checkHistory(g, { tierMode: 'reconciling' }).failure?.clause).toBe('gate.scope');
   });
 
+  // §8 "accepted (the effect landed; treat it as committed)": a journal may list an accepted row as committed, and its
+  // terminal may sweep it with the committed rows while a discarded row stays (§9: a resolved row may go or stay).
+  it('lets an accepted row read as committed and a terminal sweep resolved rows by their decision', () => {
+    const row = (id: string, slot: number, state: string, decision: string | null) => ({ effectId: id, scope: { kind: 'run', runId: 'r', nodeId: 'n' }, slot, toolId: 't', tier: 3, state, argsDigest: 'v5:x', idempotencyKey: 'k', resultRetained: false, resolution: decision === null ? null : { decision, actor: 'op', at: '2026-01-01T00:00:00Z' }, attempt: { nodeAttempt: 1, providerAttempt: 1, callId: 'c', ownerId: 'o', generation: 0 } });
+    const run = (listed: ReturnType<typeof row>[], deleted: number, left: ReturnType<typeof row>[]) =>
+      checkHistory(
+        history((b) => {
+          b.op('p#1', 'prepare', prep('r'), ok({ verdict: 'proceed', effectId: '1', idempotencyKey: 'k' }));
+          b.op('p#1', 'prepare', { ...prep('r'), slot: 1 }, ok({ verdict: 'proceed', effectId: '2', idempotencyKey: 'k' }));
+          b.op('p#1', 'resolve', { effectId: '1', decision: 'accepted', actor: 'op' }, ok(listed[0]));
+          b.op('p#1', 'resolve', { effectId: '2', decision: 'discarded', actor: 'op' }, ok(listed[1]));
+          b.op('p#1', 'listEffects', {}, ok({ effects: listed }));
+          b.op('p#1', 'runTerminal', { runId: 'r' }, ok({ deleted }));
+          b.op('p#1', 'listEffects', {}, ok({ effects: left }));
+        }),
+        { tierMode: 'conservative' },
+      ).failure;
+    const [acc, accCommitted, dis] = [row('1', 0, 'needs_attention', 'accepted'), row('1', 0, 'committed', 'accepted'), row('2', 1, 'needs_attention', 'discarded')];
+    expect(run([acc, dis], 0, [acc, dis])).toBeNull();
+    expect(run([accCommitted, dis], 1, [dis])).toBeNull();
+    expect(run([accCommitted, dis], 1, [accCommitted])).toBeNull();
+    expect(run([acc, dis], 2, [])).toBeNull();
+    // A discarded row is not "treated as committed", and a count no choice explains is a failure.
+    expect(run([acc, row('2', 1, 'committed', 'discarded')], 0, [acc, row('2', 1, 'committed', 'discarded')])?.clause).toBe('state.machine');
+    expect(run([acc, dis], 3, [])?.clause).toBe('retention.terminal');
+    // The row the count says went is gone: one deleted and both still listed is lost deletion, not a choice.
+    expect(run([accCommitted, dis], 1, [accCommitted, dis])).not.toBeNull();
+  });
+
   it('judges byte scans by the role of each planted canary', () => {
     const h = (role: 'arg' | 'run-result'): HistoryEvent[] => [
       { kind: 'canary', id: 0, role, value: 'EJC-CANARY-tZ' },
