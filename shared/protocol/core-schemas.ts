@@ -70,9 +70,9 @@ export const EffectRow = z.object({
   // Tier 1 only (§2): protocol.md lets tier 2 and 3 leave it null or absent, and absent reads as null.
   idempotencyKey: z.string().nullable().default(null),
   resultRetained: z.boolean(),
-  resolution: Resolution.nullable(),
+  resolution: Resolution.nullable().default(null),
   attempt: z.object({
-    nodeAttempt: z.number().int().nullable(),
+    nodeAttempt: z.number().int().nullable().default(null),
     // A seeded (legacy) row arrives with a call id only: what an older writer recorded of the rest is the journal's to
     // report, or null (absent reads as null). The harness judges no row by them.
     providerAttempt: AttemptAudit.shape.providerAttempt.nullable().default(null),
@@ -110,7 +110,7 @@ export const PrepareVerdict = z.discriminatedUnion('verdict', [
   z.object({
     verdict: z.literal('refuse'),
     code: RefusalCode,
-    effectId: z.string().min(1).nullable(),
+    effectId: z.string().min(1).nullable().default(null),
     message: z.string(),
   }),
 ]);
@@ -162,7 +162,7 @@ export const ReconcileResult = z.object({
   effectId: z.string().min(1),
   state: EffectState,
   /** After proven absence the engine must execute once (tier 1: under this key) and settle the same row. */
-  execute: z.object({ idempotencyKey: z.string().min(1).nullable() }).nullable(),
+  execute: z.object({ idempotencyKey: z.string().min(1).nullable().default(null) }).nullable().default(null),
 });
 
 export const ResolveRequest = z.object({

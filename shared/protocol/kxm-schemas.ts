@@ -27,17 +27,17 @@ export const KxmEffect = z.object({
   slot: z.number().int(),
   toolId: z.string().min(1),
   effectClass: KxmClass,
-  tier: Tier.nullable(),
-  declaredClass: KxmClass.nullable(),
+  tier: Tier.nullable().default(null),
+  declaredClass: KxmClass.nullable().default(null),
   /** False when the tool metadata tried to claim a safer class than the registry's. */
   declarationAccepted: z.boolean(),
   registryRevision: z.string().min(1),
-  receiptQuery: z.string().nullable(),
+  receiptQuery: z.string().nullable().default(null),
   idempotencyKey: z.string().min(1),
   state: KxmEffectState,
-  lease: KxmLease.nullable(),
-  receipt: z.object({ receiptId: z.string().min(1), source: z.enum(['completion', 'query', 'resolution']) }).nullable(),
-  blocked: z.object({ reason: z.string(), permittedResolutions: z.array(KxmResolutionAction) }).nullable(),
+  lease: KxmLease.nullable().default(null),
+  receipt: z.object({ receiptId: z.string().min(1), source: z.enum(['completion', 'query', 'resolution']) }).nullable().default(null),
+  blocked: z.object({ reason: z.string(), permittedResolutions: z.array(KxmResolutionAction) }).nullable().default(null),
   reconciliationAttempts: z.number().int().min(0),
   audit: z.array(KxmAuditEntry),
 });
@@ -50,14 +50,14 @@ export const KxmDeclareRequest = KxmEffect.pick({ runId: true, stepId: true, ass
 });
 export const KxmDeclareVerdict = z.discriminatedUnion('verdict', [
   z.object({ verdict: z.literal('recorded'), effect: KxmEffect }),
-  z.object({ verdict: z.literal('refused'), code: z.enum(['duplicate_identity', 'run_cancelled']), effectId: z.string().nullable(), message: z.string() }),
+  z.object({ verdict: z.literal('refused'), code: z.enum(['duplicate_identity', 'run_cancelled']), effectId: z.string().nullable().default(null), message: z.string() }),
 ]);
 export const KxmDispatchRequest = z.object({ effectId: z.string().min(1), attemptId: z.string().min(1), now: z.number().int() });
 export const KxmDispatchResult = z.object({
   effectId: z.string().min(1),
   started: z.boolean(),
   /** lease_fenced: the lease was re-granted under a higher fencing token than the one this intent recorded. */
-  reason: z.enum(['lease_expired', 'run_cancelled', 'lease_fenced']).nullable(),
+  reason: z.enum(['lease_expired', 'run_cancelled', 'lease_fenced']).nullable().default(null),
   state: KxmEffectState,
   idempotencyKey: z.string().min(1),
 });

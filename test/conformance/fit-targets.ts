@@ -28,7 +28,7 @@ export const ALLOWED_TARGETS: readonly AllowedTarget[] = [
   { variant: 'keeps-discarded-row', scenarios: ['recovery.operator-resolution', 'concurrency.long-lived.resolved-elsewhere'] },
   { variant: 'terminal-sweeps-resolved', scenarios: ['recovery.operator-resolution'] },
   { variant: 'accepted-as-committed', scenarios: ['recovery.operator-resolution', 'sweep.resolve.every-write', 'concurrency.long-lived.resolved-elsewhere'] },
-  { variant: 'optional-fields-absent', scenarios: ['gate.every-cell', 'cp10.session.disclose-once', 'disclosure.legacy-placeholder', 'cp09.tier2.receipt-absent.reconciling'] },
+  { variant: 'optional-fields-absent', scenarios: ['gate.every-cell', 'cp10.session.disclose-once', 'disclosure.legacy-placeholder', 'cp09.tier2.receipt-absent.reconciling', 'cp09.tier2.receipt-found.reconciling', 'cp07.concurrent-prepare.race', 'recovery.operator-resolution'] },
   { variant: 'keys-tier1-only', scenarios: ['cp03.after-dispatch.tier3', 'cp09.tier2.receipt-absent.reconciling', 'cp09.tier2.receipt-found.reconciling', 'cp10.session.disclose-once'] },
   {
     variant: 'other-refusal-codes',
