@@ -1,4 +1,4 @@
-// Retention a day and nine days later: a resumable run keeps its committed rows, and no unresolved row is swept by age.
+// Retention a day to ten years later: a resumable run keeps its committed rows, and no unresolved row is swept by age.
 import { defineScenario, type Scenario } from '../../harness/scenario.js';
 import { defaultPrepare, nodeRows, rows } from '../support.js';
 import { leaveRun, replaysRecorded, unresolvedKept, type LeftRun } from '../later-support.js';
@@ -10,19 +10,20 @@ import type { JournalClient } from '../../harness/engine/journal-client.js';
 import type { RecordedResult } from '../../shared/protocol/schemas.js';
 
 const RESULT: RecordedResult = deriveProjections('http_request', '{"echo":"days-later","tail":"END"}', DEFAULT_MAPPING);
-// A day and a bit (past a 24-hour expiry), then nine days (past a weekly one).
-const LATER_HOURS = [25, 216] as const;
+// A day and a bit (past a 24-hour expiry), nine days (past a weekly one), 400 days (past a monthly, quarterly or yearly
+// one) and ten years: §9 has no age at which a row of a resumable run may go, so no threshold may be left above the test.
+const LATER_HOURS = [25, 216, 400 * 24, 3653 * 24] as const;
 
 export const retentionDaysLater: Scenario[] = [
   defineScenario({
     id: 'retention.days-later.resumable-run-keeps-rows',
-    title: 'Opened a day and nine days later, a journal keeps a resumable run\'s committed rows and every unresolved row',
+    title: 'Opened a day, nine days, 400 days and ten years later, a journal keeps a resumable run\'s committed rows and every unresolved row',
     spec: 'effect-journal §9 ("never swept by age"; "committed rows are swept only once their correlation can no longer be resumed"), §4',
     tags: ['run', 'retention', 'clock'],
     needs: ['harness:clock'],
     description:
       'Run R (never terminal, so resumable) leaves node-a committed with a retained result, node-b prepared and node-c settled ambiguous; its driver exits. ' +
-      'A fresh driver whose wall clock runs 25 h ahead (libfaketime), then one at 9 days, opens the journal, runs another run to its terminal (the run sweep) and checkpoints, ' +
+      'A fresh driver whose wall clock runs 25 h ahead (libfaketime), then one at 9 days, one at 400 days and one at ten years, each opens the journal, runs another run to its terminal (the run sweep) and checkpoints, ' +
       'so every place a journal might expire rows by age has run; then R is inspected and node-a re-prepared. §9 sweeps committed rows only at the terminal of their own run and never sweeps an unresolved row by age.',
     asserts: ['R\'s committed row survives and its re-run prepare replays the recorded result', 'R\'s unresolved rows survive, unresolved and without a resolution'],
     async trial(t) {
@@ -30,7 +31,7 @@ export const retentionDaysLater: Scenario[] = [
       for (const hours of LATER_HOURS) {
         const client = await driverHoursLater(t, hours);
         await housekeeping(t, client);
-        await checkKept(t, client, run, hours < 48 ? `${hours} h later` : `${hours / 24} days later`);
+        await checkKept(t, client, run, hours < 48 ? `${hours} h later` : hours < 3650 * 24 ? `${hours / 24} days later` : 'ten years later');
         await client.close();
       }
     },
