@@ -35,29 +35,35 @@ export const identityCollisions: Scenario[] = [
     tags: ['run', 'session', 'identity', 'gate', 'retention'],
     needs: ['sessions'],
     description:
-      'One id names a session and a run. The session\'s turn 1 commits slot 0 and leaves slot 1 prepared; the run\'s node "1" then prepares the same tool with the same arguments at slots 0 and 1, and its node "2" commits before the session\'s turn 2 does the same. ' +
-      'Every prepare is a fresh identity (proceed). The run node\'s gate sees its own two committed rows only (pass, not the session\'s unresolved row). The session read captures the session\'s committed rows only and its sweep deletes them; ' +
-      'the run\'s rows survive it. A session row committed after the read survives the run\'s terminal sweep, which deletes the run\'s three rows.',
-    asserts: ['every prepare in the shared id proceeds', 'the gate of run node "1" passes over its own two rows', 'the session read captures only session rows; its sweep leaves the run rows', 'the terminal sweep deletes the run\'s rows only'],
+      'One id names a session and a run. The session\'s turn 1 commits slot 0 and leaves slot 1 prepared; the run\'s node "1" then prepares the same tool with the same arguments at slots 0 and 1, and its node "2" commits before the session\'s turn 2 does the same; the run\'s node "3" is left prepared. ' +
+      'Every prepare is a fresh identity (proceed). The run node\'s gate sees its own two committed rows only (pass, not the session\'s unresolved row). The session read lists, discloses and captures the session\'s rows only (none of the run\'s), and its sweep deletes the captured ones; ' +
+      'the run\'s rows survive it. A session row committed after the read survives the run\'s terminal sweep, which deletes the run\'s three committed rows (node "3" stays unresolved).',
+    asserts: ['every prepare in the shared id proceeds', 'the gate of run node "1" passes over its own two rows', 'the session read lists, discloses and captures only session rows; its sweep leaves the run rows', 'the terminal sweep deletes the run\'s rows only'],
     async trial(t) {
       const client = await t.driver();
       const id = t.rng.id('shared');
       const first = await runTurn(t, client, id, { turn: 1, calls: [call(0), call(1)], unsettledSlots: [1] });
       const runVerdicts = [await commitRun(t, client, id, '1', 0), await commitRun(t, client, id, '1', 1), await commitRun(t, client, id, '2', 0)];
       const second = await runTurn(t, client, id, { turn: 2, calls: [call(0)] });
-      t.expect('prepares: session turn 1, run node "1" slots 0 and 1, run node "2", session turn 2', ['proceed', 'proceed', 'proceed', 'proceed', 'proceed', 'proceed'], [...first.map((v) => v.verdict), ...runVerdicts, ...second.map((v) => v.verdict)]);
+      // An unresolved run row under the shared id: what a session read must not take for the session's own.
+      const pending = await client.op('prepare', prepareAt(t, at(id, '3', 0)));
+      t.expect('prepares: session turn 1, run node "1" slots 0 and 1, run node "2", session turn 2, run node "3" (left prepared)', ['proceed', 'proceed', 'proceed', 'proceed', 'proceed', 'proceed', 'proceed'], [...first.map((v) => v.verdict), ...runVerdicts, ...second.map((v) => v.verdict), pending.verdict]);
       await snapshotBefore(t, client);
       const gate = await client.op('gate', { scope: { kind: 'run', runId: id, nodeId: '1' } });
       t.expect('gate of run node "1": decision and the slots it read', ['pass', [0, 1]], [gate.decision, gate.effects.map((e) => e.slot).sort()]);
+      const runRows = new Set((await rows(client)).filter((r) => r.scope.kind === 'run' && r.scope.runId === id).map((r) => r.effectId));
       const read = await client.op('sessionRead', { sessionId: id, transcript: transcriptOf(t, id) });
       t.expect('captured by the session read', [sessionAddress(1, 0, 'http_request'), sessionAddress(2, 0, 'http_request')], read.captured.map((c) => sessionAddress(c.turn, c.slot, c.toolId)).sort());
+      // §8: a session discloses its own rows; the run of the same id is another correlation, neither read nor disclosed.
+      const crossed = [...read.effects.filter((e) => e.scope.kind !== 'session' || runRows.has(e.effectId)), ...read.disclosures.filter((d) => d.effectId !== undefined && runRows.has(d.effectId))];
+      t.expect('run rows the session read lists or discloses', [], crossed.map((e) => e.effectId));
       await runTurn(t, client, id, { turn: 3, calls: [call(0)] });
       const swept = await client.op('sessionSweep', { sessionId: id, captured: read.captured });
       t.expect('rows the session sweep deleted', 2, swept.deleted);
-      t.expect('rows left after the session sweep', ['run 1/0', 'run 1/1', 'run 2/0', 'session 1/1', 'session 3/0'], addresses(await rows(client), id));
+      t.expect('rows left after the session sweep', ['run 1/0', 'run 1/1', 'run 2/0', 'run 3/0', 'session 1/1', 'session 3/0'], addresses(await rows(client), id));
       const terminal = await client.op('runTerminal', { runId: id });
       t.expect('rows the terminal sweep deleted', 3, terminal.deleted);
-      t.expect('rows left after the terminal sweep', ['session 1/1', 'session 3/0'], addresses(await snapshotAfter(t, client), id));
+      t.expect('rows left after the terminal sweep', ['run 3/0', 'session 1/1', 'session 3/0'], addresses(await snapshotAfter(t, client), id));
     },
   }),
   defineScenario({

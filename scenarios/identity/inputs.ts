@@ -19,7 +19,7 @@ export const metamorphicIdentity: Scenario[] = [
     tags: ['run', 'identity', 'metamorphic'],
     needs: [],
     description:
-      'One committed effect written at node attempt 2 and one unresolved one. The same call is prepared again varying one input at a time: each audit-only input (node attempt 1 and 3, provider attempt, tool-call id, owner and fence generation) must answer as the record says (replay; refuse for the unresolved row); each identity input (another node of the run, another run with the same node id, another slot, another tool) must proceed as a fresh identity and later replay its own answer, never another identity\'s. Every answer is asked again after a SIGKILL and a restart, and each gate lists exactly its own node\'s rows.',
+      'One committed effect written at node attempt 2 and one unresolved one. The same call is prepared again varying one input at a time: each audit-only input (node attempt 1 and 3, provider attempt, tool-call id, owner and fence generation) must answer as the record says (replay; refuse for the unresolved row), and so must another tier (never a second row at the identity); each identity input (another node of the run, another run with the same node id, another slot, another tool) must proceed as a fresh identity and later replay its own answer, never another identity\'s. Every answer is asked again after a SIGKILL and a restart, and each gate lists exactly its own node\'s rows.',
     asserts: [
       'an audit-only change replays the recorded result of the committed row, and is refused at the unresolved one',
       'an identity change proceeds, and after a restart replays its own result',
@@ -44,6 +44,12 @@ export const metamorphicIdentity: Scenario[] = [
         }
       };
       await askAudit(client, 'before a restart');
+      // The tier classifies the tool, it does not name the effect (§2): a tool reclassified between the crash and the
+      // resume meets its own recorded row, never a fresh one beside it.
+      for (const [p, which] of [[base, 'committed'], [held, 'unresolved']] as const) {
+        const v = await client.op('prepare', { ...p, tier: p.tier === 2 ? 3 : 2, audit: { ...p.audit, callId: t.rng.id('call') } });
+        t.check(`the ${which} effect prepared again under another tier`, which === 'committed' ? 'replay or refuse (not a second row)' : 'refuse (not a second row)', v.verdict, which === 'committed' ? v.verdict !== 'proceed' : v.verdict === 'refuse');
+      }
       const fresh = identityVariants(runId, otherRun);
       const freshIds: string[] = [];
       for (const [what, vary] of fresh) {

@@ -197,11 +197,17 @@ export const DIMENSIONS = [
   { name: 'gate-first-page-only', scenarios: ['gate.scale.thousand-rows'] },
   { name: 'terminal-sweep-one-chunk', scenarios: ['gate.scale.thousand-rows'] },
   { name: 'result-cut-above-a-mebibyte', scenarios: ['replay.scale.megabyte-result'] },
+  // From an ambiguity probe: a session read that takes the same-id run's rows (passed when the scenario checked only
+  // what the read captured), and the tier in the unique key (identity.inputs never varied the tier).
+  { name: 'session-read-takes-same-id-run', scenarios: ['identity.ids-collide-across-kinds'] },
+  { name: 'tier-in-identity', scenarios: ['identity.inputs'] },
+  // Once only the dimensions profile's generated trials caught it (below): the scenario now leaves a run row unresolved.
+  { name: 'attention-listed-across-kinds', scenarios: ['identity.ids-collide-across-kinds'] },
 ];
 
 /**
- * Journals only `ejc explore --profile dimensions` catches, on seed 1 within `trials` generated trials, on `clause`:
- * the default matrix (its fixed scenarios and bounded exploration) and the mixed profile's same trials pass them
+ * Journals `ejc explore --profile dimensions` catches, on seed 1 within `trials` generated trials, on `clause`, where
+ * the mixed profile's same trials pass them
  * (test/explore/dimensions-profile.test.ts). A session sharing a run's id is something only that profile generates.
  */
 export const DIMENSIONS_PROFILE = [{ name: 'attention-listed-across-kinds', trials: 2, clause: 'disclosure' }];
