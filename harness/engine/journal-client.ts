@@ -37,6 +37,9 @@ export class JournalClient {
   /** The files `open` answered it keeps (claims.* compare them with the directory). */
   openedFiles: readonly string[] | null = null;
 
+  /** The faults this driver has switched on (and not off): what an engine step may read an error as. */
+  readonly faultsOn = new Set<string>();
+
   get label(): string {
     return this.handle.label;
   }
@@ -94,6 +97,11 @@ export class JournalClient {
       ? { ok: true, result: outcome.result }
       : { ok: false, code: outcome.code, message: outcome.message };
     this.trial.noteOp(this, op, params, sent, answer.ok ? { kind: 'result', result: answer.result } : { kind: 'error', code: answer.code, message: answer.message });
+    if (op === 'fault' && answer.ok) {
+      const f = params as OpParams<'fault'>;
+      if (f.enabled) this.faultsOn.add(f.fault);
+      else this.faultsOn.delete(f.fault);
+    }
     return answer;
   }
 

@@ -1,6 +1,6 @@
 // The engine's run path: §7 dispatch order, the pre-flight resume gate (§4), replay, and the terminal sweep.
-import type { GateDecision, PrepareVerdict, RecordedResult } from '../../shared/protocol/schemas.js';
-import type { JournalClient } from './journal-client.js';
+import type { GateDecision, PrepareVerdict, RecordedResult, RunScope } from '../../shared/protocol/schemas.js';
+import { JournalOpError, type JournalClient } from './journal-client.js';
 import { logicalKey, payloadOf, scopeKey, type NodeScript, type RunScript, type ToolCall } from './model.js';
 import { DEFAULT_MAPPING, deriveProjections, nodeOutput } from './projections.js';
 import { nodePrepare } from './node-prepare.js';
@@ -72,7 +72,7 @@ export async function resumeRun(t: TrialContext, client: JournalClient, run: Run
 
 async function gateNode(t: TrialContext, client: JournalClient, run: RunScript, node: NodeScript, outcome: RunOutcome): Promise<'pass' | 'refuse'> {
   const scope = { kind: 'run' as const, runId: run.runId, nodeId: node.nodeId };
-  let decision = await client.op('gate', { scope: scope, attempt: 1 });
+  let decision = await gateOrReadFailure(client, scope);
   outcome.gates.push(decision);
   await t.boundary('after-gate', client);
   if (decision.decision === 'reconcile') {
@@ -88,6 +88,18 @@ async function gateNode(t: TrialContext, client: JournalClient, run: RunScript, 
   }
   if (decision.decision === 'refuse') t.tally.refusals += 1;
   return decision.decision === 'pass' ? 'pass' : 'refuse';
+}
+
+/**
+ * The journal's gate; while its read is made to fail (gate_read_fails), an error answer is the refusal gate_read_failed
+ * as an engine reads it (§4: "A gate read that fails is a refusal, not a pass"), the same as the harness-side gate makes
+ * of a failed listEffects. Without the fault an error stays an error: the gate table wants each row's action.
+ */
+async function gateOrReadFailure(client: JournalClient, scope: RunScope): Promise<GateDecision> {
+  const answer = await client.try('gate', { scope, attempt: 1 });
+  if (answer.ok) return answer.result;
+  if (!client.faultsOn.has('gate_read_fails')) throw new JournalOpError('gate', answer.code, answer.message);
+  return { decision: 'refuse', effects: [], refusal: { code: 'gate_read_failed', tier: null, effectIds: [], message: `the gate answered ${answer.code}: ${answer.message}` } };
 }
 
 async function reconcileEffect(

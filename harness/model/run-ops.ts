@@ -43,6 +43,8 @@ export function settleApplied(state: MState, p: SettleRequest, env: OpEnv): MSta
 /** The §4 gate over every row of a run node; the rows' ids and keys are learnt from it. */
 export function gateAnswered(state: MState, scope: { runId: string; nodeId: string }, answer: OpAnswer, env: OpEnv): Outcome {
   const where = `gate of run ${JSON.stringify(scope.runId)} node ${JSON.stringify(scope.nodeId)}`;
+  // While the read is made to fail, an error answer is a refusal as an engine reads it (§4), never a pass.
+  if (answer.kind === 'error' && env.faults.has('gate_read_fails')) return ok(state, 'gate.read-failure');
   if (answer.kind !== 'result') return fail('gate.table', where, 'a gate decision', describe(answer));
   const g = answer.result as GateDecision;
   if (env.faults.has('gate_read_fails')) {
