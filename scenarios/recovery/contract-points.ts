@@ -144,9 +144,19 @@ export const RESOLUTION_SLACK_MS = 2000;
 function resolutionIn(row: EffectRow | undefined, call: { from: number; to: number }): string {
   const r = row?.resolution;
   if (!r) return 'no resolution';
-  const at = Date.parse(r.at);
+  const at = timeOf(r.at);
   const when = !Number.isFinite(at) ? `unparseable time ${JSON.stringify(r.at)}` : at < call.from - RESOLUTION_SLACK_MS ? 'a time before the resolve call' : at > call.to + RESOLUTION_SLACK_MS ? 'a time after the resolve call' : 'time';
   return `${r.decision}:${r.actor}:${when}`;
+}
+
+/**
+ * A resolution time in ms: ISO 8601 (with its zone), or a Unix time as a decimal string, in seconds (ten digits, a
+ * fraction allowed) or milliseconds (thirteen). §8 asks for "a timestamp" and names no form; protocol.md lists these.
+ */
+export function timeOf(at: string): number {
+  if (/^\d{10}(\.\d+)?$/.test(at)) return Number(at) * 1000;
+  if (/^\d{13}$/.test(at)) return Number(at);
+  return Date.parse(at);
 }
 
 async function prepareUnresolved(t: TrialContext, client: JournalClient, runId: string, nodeId: string): Promise<string> {
