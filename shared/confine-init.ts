@@ -1,47 +1,17 @@
 // The confinement wrapper as one small C program: what unshare, a shell, mount and setpriv did in four execs, at one.
-import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { accessSync, constants, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { nativeBinary } from './native-build.js';
 
 /**
  * The compiled wrapper, or null where it cannot be had (no cc, a read-only install, a failed build): confinement then
- * keeps the util-linux chain, which does the same. Built once per checkout into dist/native (named by the source's
- * hash, so an edited source is rebuilt), by whichever harness process needs it first; a build racing another's lands
- * whole by rename. `EJC_CONFINE_INIT=sh` keeps the util-linux chain (how the tests show both).
+ * keeps the util-linux chain, which does the same (shared/native-build.ts). `EJC_CONFINE_INIT=sh` keeps the util-linux
+ * chain (how the tests show both).
  */
 export function confineInitBinary(): string | null {
   if (built !== undefined) return built;
-  built = process.env['EJC_CONFINE_INIT'] === 'sh' ? null : build();
+  built = process.env['EJC_CONFINE_INIT'] === 'sh' ? null : nativeBinary('confine-init', CONFINE_INIT_SOURCE);
   return built;
 }
 let built: string | null | undefined;
-
-function build(): string | null {
-  const dir = fileURLToPath(new URL('../native/', import.meta.url));
-  const path = join(dir, `confine-init-${createHash('sha256').update(CONFINE_INIT_SOURCE).digest('hex').slice(0, 12)}`);
-  try {
-    accessSync(path, constants.X_OK);
-    return path;
-  } catch {
-    // Not built yet: build it below.
-  }
-  const staging = `${path}.${process.pid}`;
-  try {
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(`${staging}.c`, CONFINE_INIT_SOURCE);
-    const cc = spawnSync('cc', ['-O2', '-o', staging, `${staging}.c`], { encoding: 'utf8', timeout: 60_000 });
-    if (cc.status !== 0) return null;
-    renameSync(staging, path);
-    return path;
-  } catch {
-    return null;
-  } finally {
-    rmSync(`${staging}.c`, { force: true });
-    rmSync(staging, { force: true });
-  }
-}
 
 /**
  * `confine-init DRIVER ARGS…`: new PID and mount namespaces (mounts private, as unshare --mount makes them); the

@@ -21,6 +21,8 @@ import type { OperationName } from '../../shared/protocol/schemas.js';
 import { EjcError } from '../../shared/errors.js';
 import { traceeKilled } from './syscall-sweep.js';
 import { trialNonce } from '../../shared/secrets/canary-nonce.js';
+import { startWorldWatch } from '../world/world-watch.js';
+import { watchMounts } from '../world/world-scan.js';
 
 /** Decides at each kill opportunity (a boundary or an announced point) whether to kill there: generated crash schedules. */
 export interface KillSchedule {
@@ -71,8 +73,11 @@ export class TrialContext {
   readonly #harnessFiles = new Set<string>();
   /** Mixed into every canary of this trial: no other trial, run or harness process plants the same bytes. */
   readonly canaryNonce = trialNonce();
-  /** When the trial began (wall clock, ms): the world scan reads only files modified since. */
-  readonly startedAt = Date.now();
+  /**
+   * When the trial began (wall clock, ms): the world scan reads only files modified since. The world watch starts first,
+   * so that it sees the whole trial (the scan learns what changed from it only then).
+   */
+  readonly startedAt = startWorldWatch(watchMounts);
   readonly #driverEnv: Readonly<Record<string, string | undefined>>;
   #plan: CrashPlan | null = null;
   #pointHits = 0;

@@ -8,6 +8,7 @@ import { canaryId } from '../../shared/secrets/canary-nonce.js';
 import { canaryMatcher } from '../secrets/encoded-needles.js';
 import type { TrialContext } from '../engine/trial-context.js';
 import { scanHiddenBytes, type HiddenHit } from './hidden-bytes.js';
+import { watchedChanges, type ChangedEntry } from './world-watch.js';
 import type { Launch } from '../../reports/schema.js';
 
 export interface WorldScan {
@@ -22,6 +23,8 @@ export interface WorldScan {
   readonly gated: string[];
   /** Every entry changed since the trial began (files read, and the directories and links beside them), for the scan of their names, link targets and attributes. */
   readonly changed: string[];
+  /** How the changed entries were found: the kernel's record of changes (world-watch.ts), or a walk of every directory. */
+  readonly method: 'watch' | 'walk';
 }
 
 /**
@@ -31,8 +34,10 @@ export interface WorldScan {
  * Symlinks are not followed (a link cannot make a file be written twice), nor are other file systems' special trees.
  * Canaries are unique to their trial (harness/secrets/canary-nonce.ts), so reading more files can only find more of
  * this trial's leaks, never another run's: no file is skipped for belonging to another harness or an earlier run.
+ * The entries to look at come from the world watch when it has seen everything since `watchFromMs` (the trial's start;
+ * default `sinceMs`), else from a walk of the roots.
  */
-export function scanWorld(options: { sinceMs: number; roots: readonly string[]; exclude: ReadonlySet<string>; excludeDirs?: ReadonlySet<string>; canaries: readonly string[] }): WorldScan {
+export function scanWorld(options: { sinceMs: number; watchFromMs?: number; roots: readonly string[]; exclude: ReadonlySet<string>; excludeDirs?: ReadonlySet<string>; canaries: readonly string[] }): WorldScan {
   const roots = resolvedRoots(options.roots);
   const needles = options.canaries.map((c) => ({ sha: canaryId(c) }));
   // A copy re-encoded (base64, hex, UTF-16, percent) or a compressed file counts as the canary kept: see canaryMatcher.
@@ -42,7 +47,9 @@ export function scanWorld(options: { sinceMs: number; roots: readonly string[]; 
   let bytes = 0;
   const changed: string[] = [];
   const excludeDirs = new Set([...(options.excludeDirs ?? []), ...pseudoMounts()]);
-  const gated = walkRecent(roots, options.sinceMs, excludeDirs, (path) => changed.push(path), (path) => {
+  const watched = watchedChanges(options.sinceMs, options.watchFromMs ?? options.sinceMs, watchMounts);
+  const visit = watched === null ? walkRecent.bind(null, roots) : visitChanged.bind(null, watched, roots);
+  const gated = visit(options.sinceMs, excludeDirs, (path) => changed.push(path), (path) => {
     if (options.exclude.has(path)) return;
     changed.push(path);
     let data: Buffer;
@@ -56,7 +63,7 @@ export function scanWorld(options: { sinceMs: number; roots: readonly string[]; 
     for (const i of match(data, path)) hits.push({ file: path, canarySha256: needles[i]!.sha });
   });
   hits.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.canarySha256 < b.canarySha256 ? -1 : a.canarySha256 > b.canarySha256 ? 1 : 0));
-  return { roots, files, bytes, hits, gated, changed };
+  return { roots, files, bytes, hits, gated, changed, method: watched === null ? 'walk' : 'watch' };
 }
 
 /** Directories at most this deep under a root are always read, and so is every subtree below them smaller than LARGE_SUBTREE. */
@@ -76,7 +83,7 @@ const subtreeSizes = new Map<string, number>();
  * Calls `onFile` once for every regular file under `roots` modified at or after `sinceMs`. Symlinks are not followed;
  * a root inside another is walked once; `excludeDirs` are not entered. Returns the large subtrees that were gated.
  */
-function walkRecent(roots: readonly string[], sinceMs: number, excludeDirs: ReadonlySet<string> | undefined, onOther: (path: string) => void, onFile: (path: string, st: Stats) => void): string[] {
+function walkRecent(roots: readonly string[], sinceMs: number, excludeDirs: ReadonlySet<string>, onOther: (path: string) => void, onFile: (path: string, st: Stats) => void): string[] {
   const seen = new Set<string>();
   const gated: string[] = [];
   const visit = (dir: string, depth: number, whole: boolean, dirStat: Stats | null): void => {
@@ -96,7 +103,7 @@ function walkRecent(roots: readonly string[], sinceMs: number, excludeDirs: Read
         continue;
       }
       if (st.isDirectory()) {
-        if (seen.has(path) || (excludeDirs?.has(path) ?? false)) continue;
+        if (seen.has(path) || excludeDirs.has(path)) continue;
         if (changedSince(st, sinceMs)) onOther(path);
         let inside = whole || depth < FULL_DEPTH;
         if (!inside && depth === FULL_DEPTH) {
@@ -123,6 +130,52 @@ function walkRecent(roots: readonly string[], sinceMs: number, excludeDirs: Read
     visit(root, 0, false, null);
   }
   return gated.sort();
+}
+
+/**
+ * `walkRecent` over the entries the kernel saw change: each one under a root (and outside `excludeDirs`) that changed at
+ * or after `sinceMs` by its own times, as the walk would judge it, and the whole of a directory made or moved into place
+ * (its files were written under another path). Nothing is gated: every changed file is read, wherever it is.
+ */
+function visitChanged(entries: readonly ChangedEntry[], roots: readonly string[], sinceMs: number, excludeDirs: ReadonlySet<string>, onOther: (path: string) => void, onFile: (path: string, st: Stats) => void): string[] {
+  const under = (path: string, dir: string): boolean => dir === '/' || path === dir || path.startsWith(`${dir}/`);
+  const excluded = [...excludeDirs];
+  const seen = new Set<string>();
+  const visit = (path: string, whole: boolean): void => {
+    if (seen.has(path) || excluded.some((d) => under(path, d))) return;
+    seen.add(path);
+    let st: Stats;
+    try {
+      st = lstatSync(path);
+    } catch {
+      return; // gone since
+    }
+    if (st.isDirectory()) {
+      if (changedSince(st, sinceMs)) onOther(path);
+      if (!whole) return;
+      let names: string[];
+      try {
+        names = readdirSync(path);
+      } catch {
+        return;
+      }
+      for (const name of names) visit(join(path, name), true);
+      return;
+    }
+    if (!changedSince(st, sinceMs)) return;
+    if (st.isSymbolicLink()) onOther(path);
+    else if (st.isFile()) onFile(path, st);
+  };
+  for (const e of entries) if (roots.some((r) => under(e.path, r))) visit(e.path, e.movedDir);
+  return [];
+}
+
+/** The file systems a watch marks: every mount the walk would enter (none of the pseudo file systems, nothing under one). */
+export function watchMounts(): string[] {
+  const mounts = mountTable() ?? [];
+  const pseudo = mounts.filter((m) => PSEUDO_FS.has(m.type)).map((m) => m.point);
+  const inside = (point: string): boolean => pseudo.some((p) => point === p || point.startsWith(`${p}/`));
+  return [...new Set(mounts.filter((m) => !PSEUDO_FS.has(m.type) && !inside(m.point)).map((m) => m.point))];
 }
 
 function depthOf(path: string): number {
@@ -250,7 +303,7 @@ export function checkWorld(t: TrialContext): WorldScan | null {
     passed: world.found.length === 0,
     ...(world.found.length === 0 ? {} : { conclusive: true as const }),
     // How many files and bytes were read depends on everyone's files in /tmp: kept out of the report, so it repeats.
-    observed: { roots: world.scan.roots, gated: world.scan.gated.map((g) => placeOf(g, t.dir)) },
+    observed: { method: world.scan.method, roots: world.scan.roots, gated: world.scan.gated.map((g) => placeOf(g, t.dir)) },
   });
   return world.scan;
 }
@@ -261,7 +314,7 @@ export function scanTrialWorld(t: TrialContext): { scan: WorldScan; found: strin
   // This trial's own harness files and journal directories only: no other trial planted these canaries.
   const exclude = new Set(t.harnessFiles.map(real));
   const excludeDirs = new Set(t.journalDirs.map(real));
-  const scan = scanWorld({ sinceMs: worldSince(t), roots: worldRoots(implementationRoots(t.launch)), exclude, excludeDirs, canaries: t.planted });
+  const scan = scanWorld({ sinceMs: worldSince(t), watchFromMs: t.startedAt, roots: worldRoots(implementationRoots(t.launch)), exclude, excludeDirs, canaries: t.planted });
   const found = scan.hits.map((h) => `${placeOf(h.file, t.dir)}: [masked canary:${h.canarySha256.slice(0, 12)}]`);
   // Bytes kept beside the files: names, link targets and attributes (in the journal directories too), and IPC objects.
   const hidden = scanHiddenBytes({ trees: t.journalDirs.map(real), changed: scan.changed, sinceMs: worldSince(t), canaries: t.planted });

@@ -1,14 +1,16 @@
 // The world scan: every file modified during a trial that planted argument secrets, wherever a driver can write, is
 // searched for them. Real files and real `ejc run`s of journals that leak only where the older scans never looked.
-import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LARGE_SUBTREE, scanWorld, WORLD_SCAN_CLAUSE } from '../../harness/world/world-scan.js';
+import { LARGE_SUBTREE, scanWorld, watchMounts, WORLD_SCAN_CLAUSE } from '../../harness/world/world-scan.js';
+import { startWorldWatch } from '../../harness/world/world-watch.js';
 import { trialNonce, withNonce } from '../../shared/secrets/canary-nonce.js';
 import type { Report } from '../../reports/schema.js';
 import { ejc } from '../cli/ejc-process.js';
-import { root } from '../harness/helpers.js';
+import { pidExists, root } from '../harness/helpers.js';
 import { killOwn, newTag, TAG_VAR } from '../harness/own-processes.js';
 
 const HOSTILE = join(root, 'test', 'broken', 'hostile');
@@ -69,6 +71,74 @@ describe('scanWorld', () => {
     utimesSync(join(dir, 'logs'), archived, archived);
     const scan = scanWorld({ sinceMs: since, roots: [dir], exclude: new Set(), canaries: [canary] });
     expect(scan.hits.map((h) => h.file)).toEqual([join(dir, 'logs', 'recovered.log')]);
+  });
+});
+
+// The same findings from the kernel's record of changes (fanotify, harness/world/world-watch.ts), which the scan uses
+// when the watch saw the whole trial: no directory is walked, so nothing is gated either.
+describe('scanWorld with the world watch', () => {
+  let from = 0;
+  beforeAll(() => {
+    from = startWorldWatch(watchMounts);
+  });
+
+  it('finds what the walk finds, a moved directory\'s files, an append inside a large subtree and an odd name included', () => {
+    const dir = mkdtempSync(join(tmp, 'watched-'));
+    const canary = 'EJC-CANARY-worldwatch1Z';
+    const large = join(dir, 'cache', 'tools', 'toolchain');
+    mkdirSync(join(large, 'deep'), { recursive: true });
+    for (let i = 0; i < LARGE_SUBTREE; i++) writeFileSync(join(large, `f${i}`), '');
+    writeFileSync(join(large, 'deep', 'calls.log'), 'older lines\n');
+    writeFileSync(join(dir, 'old.log'), canary);
+    const since = after([dir, large, join(large, 'deep'), join(large, 'deep', 'calls.log'), join(dir, 'old.log')]);
+    appendFileSync(join(large, 'deep', 'calls.log'), `${canary}\n`);
+    mkdirSync(join(dir, 'staged'));
+    writeFileSync(join(dir, 'staged', 'inner.log'), canary);
+    renameSync(join(dir, 'staged'), join(dir, 'placed'));
+    writeFileSync(join(dir, 'two\nlines \\ name'), canary);
+    writeFileSync(join(dir, 'harness.jsonl'), canary);
+    const scan = scanWorld({ sinceMs: since, watchFromMs: Math.max(from, since), roots: [dir], exclude: new Set([join(dir, 'harness.jsonl')]), canaries: [canary] });
+    expect(scan.method, 'the watch needs fanotify (root) and cc').toBe('watch');
+    expect(scan.hits.map((h) => h.file).sort()).toEqual([join(large, 'deep', 'calls.log'), join(dir, 'placed', 'inner.log'), join(dir, 'two\nlines \\ name')].sort());
+    expect(scan.gated).toEqual([]);
+    expect(scan.changed).toContain(join(dir, 'placed'));
+  });
+
+  it('leaves no helper behind when the harness process that started it is SIGKILLed, and no file', async () => {
+    const script = `import { startWorldWatch } from ${JSON.stringify(join(root, 'dist', 'harness', 'world', 'world-watch.js'))};
+      import { watchMounts } from ${JSON.stringify(join(root, 'dist', 'harness', 'world', 'world-scan.js'))};
+      startWorldWatch(watchMounts); console.log('watching'); setInterval(() => {}, 1000);`;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, TMPDIR: tmp } });
+    await new Promise<void>((done) => child.stdout.on('data', (d: Buffer) => d.toString().includes('watching') && done()));
+    const helpers = (): number[] => readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number).filter((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1] === String(child.pid) && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('world-watch-');
+      } catch {
+        return false;
+      }
+    });
+    const helper = helpers();
+    expect(helper, 'the helper runs under the harness process').toHaveLength(1);
+    // Its report file was unlinked as soon as it was handed over: nothing of it in TMPDIR.
+    expect(readdirSync(tmp).filter((n) => n.startsWith('tmp-'))).toEqual([]);
+    child.kill('SIGKILL');
+    await new Promise((done) => child.once('exit', done));
+    // PR_SET_PDEATHSIG: the kernel kills it as its parent dies; wait for the condition, not the clock.
+    while (pidExists(helper[0]!) && !readFileSync(`/proc/${helper[0]}/stat`, 'utf8').includes(') Z ')) await new Promise((r) => setTimeout(r, 20));
+  });
+
+  it('reads a file whose mtime was set back after the write, and walks instead for a trial that began before the watch', () => {
+    const dir = mkdtempSync(join(tmp, 'watched-backdated-'));
+    const canary = 'EJC-CANARY-worldwatch2Z';
+    writeFileSync(join(dir, 'recovered.log'), 'older lines\n');
+    const since = after([dir, join(dir, 'recovered.log')]);
+    appendFileSync(join(dir, 'recovered.log'), `${canary}\n`);
+    const archived = new Date('2020-01-01T00:00:00Z');
+    utimesSync(join(dir, 'recovered.log'), archived, archived);
+    const watched = scanWorld({ sinceMs: since, watchFromMs: Math.max(from, since), roots: [dir], exclude: new Set(), canaries: [canary] });
+    expect([watched.method, watched.hits.map((h) => h.file)]).toEqual(['watch', [join(dir, 'recovered.log')]]);
+    const earlier = scanWorld({ sinceMs: since, watchFromMs: from - 1, roots: [dir], exclude: new Set(), canaries: [canary] });
+    expect([earlier.method, earlier.hits.map((h) => h.file)]).toEqual(['walk', [join(dir, 'recovered.log')]]);
   });
 });
 

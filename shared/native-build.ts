@@ -1,0 +1,36 @@
+// The harness's small C helpers: each compiled once per checkout with the machine's cc, by whichever process needs it first.
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { accessSync, constants, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * The helper `name` compiled from `source` into dist/native, named by the source's hash (an edited source is rebuilt),
+ * or null where it cannot be had (no cc, a read-only install, a failed build): each caller then keeps its slower way
+ * of doing the same. A build racing another's lands whole by rename.
+ */
+export function nativeBinary(name: string, source: string): string | null {
+  const dir = fileURLToPath(new URL('../native/', import.meta.url));
+  const path = join(dir, `${name}-${createHash('sha256').update(source).digest('hex').slice(0, 12)}`);
+  try {
+    accessSync(path, constants.X_OK);
+    return path;
+  } catch {
+    // Not built yet: build it below.
+  }
+  const staging = `${path}.${process.pid}`;
+  try {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(`${staging}.c`, source);
+    const cc = spawnSync('cc', ['-O2', '-o', staging, `${staging}.c`], { encoding: 'utf8', timeout: 60_000 });
+    if (cc.status !== 0) return null;
+    renameSync(staging, path);
+    return path;
+  } catch {
+    return null;
+  } finally {
+    rmSync(`${staging}.c`, { force: true });
+    rmSync(staging, { force: true });
+  }
+}
