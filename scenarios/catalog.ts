@@ -14,6 +14,7 @@ import { sessionAcceptance } from './disclosure/acceptance.js';
 import { secrets } from './secrets/wal.js';
 import { secretShapes } from './secrets/shapes.js';
 import { journalContract } from './recovery/contract-points.js';
+import { sessionResolution } from './recovery/session-resolution.js';
 import { journalDigest } from './digest/persisted-form.js';
 import { sweepEveryWrite } from './sweep/every-write.js';
 import { kxmRecovery } from './kxm/recovery.js';
@@ -67,7 +68,7 @@ let cached: Scenario[] | null = null;
 /** Every scenario, sorted by id; ids are unique (checked here, once). */
 export function allScenarios(): Scenario[] {
   if (cached) return cached;
-  const all = [...cp01, ...cp02cp03, ...cp04cp05, ...cp06, ...cp07cp08, ...cp09, ...cp10, ...cp11run, ...cp11session, ...sessionAcceptance, ...secrets, ...secretShapes, ...journalContract, ...journalDigest, ...sweepEveryWrite, ...kxmRecovery, ...kxmResolution, ...kxmCancelLease, ...kxmRaces, ...s8e, ...s8eReadback, ...exploreFamily, ...edgeDigest, ...edgeErasure, ...edgeKxm, ...edgeSessions, ...metamorphicGate, ...metamorphicIdentity, ...metamorphicRefusals, ...metamorphicStateMachine, ...claimsHello, ...blindIdentity, ...blindKxm, ...blindRetention, ...blindSessions, ...blind2Identity, ...blind2OpenSweep, ...blind2Replay, ...blind3Identity, ...blind3Concurrency, ...longLivedConcurrency, ...gapPoints, ...gapWrittenFiles, ...secretsSize, ...gateHoursLater, ...retentionDaysLater, ...sweepEveryOp, ...digestPublicValues, ...identityCollisions, ...gateScale];
+  const all = [...cp01, ...cp02cp03, ...cp04cp05, ...cp06, ...cp07cp08, ...cp09, ...cp10, ...cp11run, ...cp11session, ...sessionAcceptance, ...secrets, ...secretShapes, ...journalContract, ...sessionResolution, ...journalDigest, ...sweepEveryWrite, ...kxmRecovery, ...kxmResolution, ...kxmCancelLease, ...kxmRaces, ...s8e, ...s8eReadback, ...exploreFamily, ...edgeDigest, ...edgeErasure, ...edgeKxm, ...edgeSessions, ...metamorphicGate, ...metamorphicIdentity, ...metamorphicRefusals, ...metamorphicStateMachine, ...claimsHello, ...blindIdentity, ...blindKxm, ...blindRetention, ...blindSessions, ...blind2Identity, ...blind2OpenSweep, ...blind2Replay, ...blind3Identity, ...blind3Concurrency, ...longLivedConcurrency, ...gapPoints, ...gapWrittenFiles, ...secretsSize, ...gateHoursLater, ...retentionDaysLater, ...sweepEveryOp, ...digestPublicValues, ...identityCollisions, ...gateScale];
   const seen = new Set<string>();
   for (const s of all) {
     if (seen.has(s.id)) throw new Error(`duplicate scenario id ${s.id}`);

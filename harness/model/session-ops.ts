@@ -41,6 +41,9 @@ export function readAnswered(state: MState, p: SessionReadRequest, answer: OpAns
     disclosed.set(id, d.reason);
   }
   for (const [id, row] of byId) {
+    // An operator-resolved row: §8 requires its disclosure only "until resolved", while §9 still counts its state as
+    // unresolved, so silence and any reason are both readings of the contract (recovery.session-resolution).
+    if (row.state !== 'committed' && row.resolution !== null) continue;
     const allowed = allowedDisclosures(view(row), p.transcript);
     const reason = disclosed.get(id) ?? null;
     const expected = allowed.length === 0 ? 'silent' : primaryReason(view(row), p.transcript) ?? allowed[0];
@@ -48,16 +51,22 @@ export function readAnswered(state: MState, p: SessionReadRequest, answer: OpAns
       return fail('disclosure', `${where}: ${rowLabel(row)}`, allowed.length === 0 ? 'silent' : `disclosed (${allowed.includes(expected as never) ? expected : allowed.join(' | ')})`, reason ?? 'silent');
     }
   }
-  const wantCaptured = [...byId].filter(([, row]) => row.state === 'committed').map(([id, row]) => capturedLabel({ effectId: id, ...addrOf(row, p.sessionId) }));
+  const label = ([id, row]: [string, MRow]): string => capturedLabel({ effectId: id, ...addrOf(row, p.sessionId) });
+  const wantCaptured = [...byId].filter(([, row]) => row.state === 'committed').map(label);
+  // An accepted row is "treated as committed" (§8): a journal that records it so may capture it with the committed ones.
+  const mayCapture = new Set([...wantCaptured, ...[...byId].filter(([, row]) => row.state !== 'committed' && row.resolution === 'accepted').map(label)]);
   const gotCaptured = r.captured.map(capturedLabel);
-  if (!sameSet(wantCaptured, gotCaptured)) return fail('retention.captured', `${where}: captured rows`, wantCaptured.sort(), gotCaptured.sort());
+  if (!wantCaptured.every((c) => gotCaptured.includes(c)) || !gotCaptured.every((c) => mayCapture.has(c)) || new Set(gotCaptured).size !== gotCaptured.length) {
+    return fail('retention.captured', `${where}: captured rows`, wantCaptured.sort(), gotCaptured.sort());
+  }
   return ok(next, 'disclosure', 'retention.captured', 'session.no-result');
 }
 
 /** A session sweep: exactly the captured rows still committed at their address (in this session) go, all or none. */
 export function sweepTargets(state: MState, p: SessionSweepRequest): MRow[] {
   const wanted = new Set(p.captured.filter((c) => c.sessionId === p.sessionId).map(capturedLabel));
-  return sessionRows(state, p.sessionId).filter((row) => row.state === 'committed' && row.id !== null && wanted.has(capturedLabel({ effectId: row.id, ...addrOf(row, p.sessionId) })));
+  // An accepted row the read captured (a journal that records it as committed) goes with them.
+  return sessionRows(state, p.sessionId).filter((row) => (row.state === 'committed' || row.resolution === 'accepted') && row.id !== null && wanted.has(capturedLabel({ effectId: row.id, ...addrOf(row, p.sessionId) })));
 }
 
 export function sweepAnswered(state: MState, p: SessionSweepRequest, answer: OpAnswer, env: OpEnv): Outcome {
@@ -94,9 +103,6 @@ function capturedLabel(c: CapturedRow): string {
   return JSON.stringify([c.effectId, c.sessionId, c.turn, c.slot, c.toolId, c.state]);
 }
 
-function sameSet(a: readonly string[], b: readonly string[]): boolean {
-  return a.length === b.length && [...a].sort().every((x, i) => x === [...b].sort()[i]);
-}
 
 /** Which retention clause a missing row breaks. */
 export function missingClause(row: MRow): 'retention.unresolved' | 'retention.resumable' | 'retention.session-sweep' {

@@ -141,7 +141,7 @@ export const RESOLUTION_SLACK_MS = 2000;
 // `decision:actor:time`, where time says the timestamp parses and falls within the resolve call (its value differs run
 // to run): the journal's clock is the harness's, so a time in seconds read as milliseconds, the prepare's time or a
 // constant is not the time of the resolution.
-function resolutionIn(row: EffectRow | undefined, call: { from: number; to: number }): string {
+export function resolutionIn(row: EffectRow | undefined, call: { from: number; to: number }): string {
   const r = row?.resolution;
   if (!r) return 'no resolution';
   const at = timeOf(r.at);

@@ -291,6 +291,26 @@ describe('a history, folded through the model', () => {
     expect(run([accCommitted, dis], 1, [accCommitted, dis])).not.toBeNull();
   });
 
+  // §8 requires a session row's disclosure "until resolved", §9 still counts its state unresolved: after an operator's
+  // resolution silence and a reason are both allowed, and an accepted row ("treat it as committed") may be captured.
+  it('leaves a resolved session row\'s disclosure open and lets an accepted one be captured, never a discarded one', () => {
+    const sprep = { ...prep('r'), correlation: { kind: 'session', sessionId: 's', turn: 1 } };
+    const row = (decision: string) => ({ effectId: '1', scope: { kind: 'session', sessionId: 's', turn: 1 }, slot: 0, toolId: 't', tier: 3, state: 'prepared', argsDigest: 'v5:x', idempotencyKey: null, resultRetained: false, resolution: { decision, actor: 'op', at: '2026-01-01T00:00:00Z' }, attempt: { nodeAttempt: null, providerAttempt: 1, callId: 'c', ownerId: 'o', generation: 0 } });
+    const read = (decision: 'accepted' | 'discarded', disclosures: unknown[], captured: boolean) =>
+      checkHistory(
+        history((b) => {
+          b.op('p#1', 'prepare', sprep, ok({ verdict: 'proceed', effectId: '1', idempotencyKey: null }));
+          b.op('p#1', 'resolve', { effectId: '1', decision, actor: 'op' }, ok(row(decision)));
+          b.op('p#1', 'sessionRead', { sessionId: 's', transcript: [] }, ok({ effects: [row(decision)], disclosures, captured: captured ? [{ effectId: '1', sessionId: 's', turn: 1, slot: 0, toolId: 't', state: 'committed' }] : [] }));
+        }),
+        { tierMode: 'conservative' },
+      ).failure;
+    expect(read('accepted', [], false)).toBeNull();
+    expect(read('discarded', [{ effectId: '1', reason: 'unresolved' }], false)).toBeNull();
+    expect(read('accepted', [{ effectId: '1', reason: 'turn_incomplete' }], true)).toBeNull();
+    expect(read('discarded', [], true)?.clause).toBe('retention.captured');
+  });
+
   it('judges byte scans by the role of each planted canary', () => {
     const h = (role: 'arg' | 'run-result'): HistoryEvent[] => [
       { kind: 'canary', id: 0, role, value: 'EJC-CANARY-tZ' },

@@ -201,6 +201,8 @@ export const DIMENSIONS = [
   // what the read captured), and the tier in the unique key (identity.inputs never varied the tier).
   { name: 'session-read-takes-same-id-run', scenarios: ['identity.ids-collide-across-kinds'] },
   { name: 'tier-in-identity', scenarios: ['identity.inputs'] },
+  // A session row's resolution answered but never written (no scenario resolved a session row before).
+  { name: 'session-resolve-not-durable', scenarios: ['recovery.session-resolution'] },
   // Once only the dimensions profile's generated trials caught it (below): the scenario now leaves a run row unresolved.
   { name: 'attention-listed-across-kinds', scenarios: ['identity.ids-collide-across-kinds'] },
 ];
