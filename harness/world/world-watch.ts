@@ -1,7 +1,7 @@
 // The world watch: the kernel's record (fanotify) of every entry changed on the machine, so a world scan reads what changed.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdtempSync, openSync, readSync, realpathSync, rmdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readSync, realpathSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { nativeBinary } from '../../shared/native-build.js';
@@ -69,22 +69,28 @@ class Watch {
     const binary = nativeBinary('world-watch', WORLD_WATCH_SOURCE);
     if (binary === null || mounts.length === 0) return null;
     // The report goes to a file no one else can open: made, handed to the helper as its stdout, and unlinked at once,
-    // so nothing is left behind however this process ends. Read at explicit offsets; the helper appends.
-    // Named like any temporary file: a journal that looks for the harness finds no tell in TMPDIR.
-    const dir = mkdtempSync(join(tmpdir(), 'tmp-'));
-    const file = join(dir, 'events');
-    const fd = openSync(file, 'a+');
-    let child: ChildProcess;
+    // so nothing is left behind however this process ends. Read at explicit offsets; the helper appends. Named like
+    // any temporary file: a journal that looks for the harness finds no tell in TMPDIR. Whatever fails on the way (a
+    // cleaner of TMPDIR removing the directory first) leaves no helper running: the walk stands in.
+    let fd: number | null = null;
+    let child: ChildProcess | null = null;
+    const dir = join(tmpdir(), `tmp-${randomBytes(8).toString('hex')}`);
     try {
+      mkdirSync(dir, { mode: 0o700 });
+      fd = openSync(join(dir, 'events'), 'a+');
       child = spawn(binary, [...mounts], { stdio: ['ignore', fd, 'ignore'] });
+      child.unref();
+      child.on('error', () => undefined);
+    } catch {
+      child?.kill('SIGKILL');
+      if (fd !== null) closeSync(fd);
+      return null;
     } finally {
-      unlinkSync(file);
-      rmdirSync(dir);
+      rmSync(dir, { recursive: true, force: true });
     }
-    child.unref();
-    child.on('error', () => undefined);
-    process.once('exit', () => child.kill('SIGKILL'));
-    const watch = new Watch(fd, child, mounts);
+    const spawned = child;
+    process.once('exit', () => spawned.kill('SIGKILL'));
+    const watch = new Watch(fd, spawned, mounts);
     const ready = watch.readUntil((line) => line === 'ready' || line.startsWith('error'), READY_MS);
     if (ready !== 'ready') {
       watch.stop();
@@ -97,9 +103,16 @@ class Watch {
   /** The changes since `sinceMs`, after a change made now has come back (so every earlier one has: the queue is ordered). */
   since(sinceMs: number): ChangedEntry[] | null {
     // The helper names entries by their real path.
-    const sentinel = join(realpathSync(tmpdir()), `.tmp-${randomBytes(8).toString('hex')}`);
-    writeFileSync(sentinel, '');
-    unlinkSync(sentinel);
+    let sentinel: string;
+    try {
+      sentinel = join(realpathSync(tmpdir()), `.tmp-${randomBytes(8).toString('hex')}`);
+      writeFileSync(sentinel, '');
+      unlinkSync(sentinel);
+    } catch {
+      // No change can be made to come back (TMPDIR gone): the walk stands in.
+      this.stop();
+      return null;
+    }
     const back = this.readUntil((line) => line.endsWith(` ${sentinel}`) || line.startsWith('error'), BARRIER_MS);
     if (back === null || back.startsWith('error') || this.overflowMs >= sinceMs) {
       this.stop();
