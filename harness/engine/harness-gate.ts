@@ -9,13 +9,7 @@ type GateEffect = GateDecision['effects'][number];
 export async function harnessGate(t: TrialContext, client: JournalClient, scope: RunScope, attempt: number): Promise<GateDecision> {
   const listed = await client.try('listEffects', {});
   // A gate read that fails is a refusal, not a pass (§4): the engine cannot know what the prior attempt did.
-  if (!listed.ok) {
-    return {
-      decision: 'refuse',
-      effects: [],
-      refusal: { code: 'gate_read_failed', tier: null, effectIds: [], message: `harness-side gate: listEffects answered ${listed.code}: ${listed.message}` },
-    };
-  }
+  if (!listed.ok) return readFailureRefusal(`harness-side gate: listEffects answered ${listed.code}: ${listed.message}`);
   const decided = decideGate(listed.result.effects, scope, t.capabilities.tierMode);
   // A journal that gates after all (its engine uses that gate) while claiming gate: "harness" must decide as the rows say.
   // Asked past the trial's record (as a probe, not an engine step), so the model's history holds only what the engine did.
@@ -25,6 +19,11 @@ export async function harnessGate(t: TrialContext, client: JournalClient, scope:
     t.failConclusively(`the journal's own gate decides as the harness-side gate over its rows (capabilities.gate: "harness")`, decided.decision, own.result.decision);
   }
   return decided;
+}
+
+/** The refusal a gate read that fails is (§4: "a refusal, not a pass"), as an engine records it. */
+export function readFailureRefusal(message: string): GateDecision {
+  return { decision: 'refuse', effects: [], refusal: { code: 'gate_read_failed', tier: null, effectIds: [], message } };
 }
 
 /** §4's table over every row of the node, whatever its attempt; rows are reported as the journal holds them (nothing is written). */

@@ -1,6 +1,7 @@
 // The engine's run path: §7 dispatch order, the pre-flight resume gate (§4), replay, and the terminal sweep.
 import type { GateDecision, PrepareVerdict, RecordedResult, RunScope } from '../../shared/protocol/schemas.js';
 import { JournalOpError, type JournalClient } from './journal-client.js';
+import { readFailureRefusal } from './harness-gate.js';
 import { logicalKey, payloadOf, scopeKey, type NodeScript, type RunScript, type ToolCall } from './model.js';
 import { DEFAULT_MAPPING, deriveProjections, nodeOutput } from './projections.js';
 import { nodePrepare } from './node-prepare.js';
@@ -99,7 +100,7 @@ async function gateOrReadFailure(client: JournalClient, scope: RunScope): Promis
   const answer = await client.try('gate', { scope, attempt: 1 });
   if (answer.ok) return answer.result;
   if (!client.faultsOn.has('gate_read_fails')) throw new JournalOpError('gate', answer.code, answer.message);
-  return { decision: 'refuse', effects: [], refusal: { code: 'gate_read_failed', tier: null, effectIds: [], message: `the gate answered ${answer.code}: ${answer.message}` } };
+  return readFailureRefusal(`the gate answered ${answer.code}: ${answer.message}`);
 }
 
 async function reconcileEffect(

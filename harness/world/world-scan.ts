@@ -3,7 +3,7 @@ import { lstatSync, readdirSync, readFileSync, realpathSync, statSync, type Stat
 import { listDir } from './dir-listing.js';
 import { homedir, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { mountTable } from '../../shared/mount-table.js';
+import { mountTable, type Mount } from '../../shared/mount-table.js';
 import { canaryId } from '../../shared/secrets/canary-nonce.js';
 import { canaryMatcher } from '../secrets/encoded-needles.js';
 import type { TrialContext } from '../engine/trial-context.js';
@@ -46,8 +46,10 @@ export function scanWorld(options: { sinceMs: number; watchFromMs?: number; root
   let files = 0;
   let bytes = 0;
   const changed: string[] = [];
-  const excludeDirs = new Set([...(options.excludeDirs ?? []), ...pseudoMounts()]);
-  const watched = watchedChanges(options.sinceMs, options.watchFromMs ?? options.sinceMs, watchMounts);
+  // One read of the mount table per scan: the pseudo file systems the walk skips and the ones a watch must have marked.
+  const table = mountTable() ?? [];
+  const excludeDirs = new Set([...(options.excludeDirs ?? []), ...pseudoMounts(table)]);
+  const watched = watchedChanges(options.sinceMs, options.watchFromMs ?? options.sinceMs, () => watchMounts(table));
   const visit = watched === null ? walkRecent.bind(null, roots) : visitChanged.bind(null, watched, roots);
   const gated = visit(options.sinceMs, excludeDirs, (path) => changed.push(path), (path) => {
     if (options.exclude.has(path)) return;
@@ -171,9 +173,8 @@ function visitChanged(entries: readonly ChangedEntry[], roots: readonly string[]
 }
 
 /** The file systems a watch marks: every mount the walk would enter (none of the pseudo file systems, nothing under one). */
-export function watchMounts(): string[] {
-  const mounts = mountTable() ?? [];
-  const pseudo = mounts.filter((m) => PSEUDO_FS.has(m.type)).map((m) => m.point);
+export function watchMounts(mounts: readonly Mount[] = mountTable() ?? []): string[] {
+  const pseudo = pseudoMounts(mounts);
   const inside = (point: string): boolean => pseudo.some((p) => point === p || point.startsWith(`${p}/`));
   return [...new Set(mounts.filter((m) => !PSEUDO_FS.has(m.type) && !inside(m.point)).map((m) => m.point))];
 }
@@ -186,8 +187,8 @@ function depthOf(path: string): number {
 const PSEUDO_FS = new Set(['proc', 'sysfs', 'cgroup', 'cgroup2', 'devpts', 'debugfs', 'tracefs', 'securityfs', 'pstore', 'bpf', 'configfs', 'fusectl', 'binfmt_misc', 'autofs', 'hugetlbfs', 'efivarfs', 'nsfs', 'rpc_pipefs']);
 
 /** Mount points of the pseudo file systems, from this process's mount table (none when it cannot be read). */
-export function pseudoMounts(): string[] {
-  return (mountTable() ?? []).filter((m) => PSEUDO_FS.has(m.type)).map((m) => m.point);
+export function pseudoMounts(table: readonly Mount[] = mountTable() ?? []): string[] {
+  return table.filter((m) => PSEUDO_FS.has(m.type)).map((m) => m.point);
 }
 
 /**

@@ -43,6 +43,32 @@ export function journal(createReferenceJournal, name, options, overrides = () =>
   return Object.assign(out, { name: `realistic:${name}`, version: reference.version, capabilities: reference.capabilities });
 }
 
+/** Housekeeping on open that deletes committed rows older than `ageMs`, whether or not their run can still resume. */
+export function expiresCommittedOnOpen(ageMs) {
+  return () => ({
+    afterOpen(_j, ctx) {
+      const cutoff = new Date(Date.now() - ageMs).toISOString();
+      ctx.db().prepare(`DELETE FROM run_effects WHERE state = 'committed' AND updated_at < ?`).run(cutoff);
+    },
+  });
+}
+
+/** Housekeeping on open that resolves unresolved rows untouched for `ageMs` as discarded, by the journal itself. */
+export function discardsUnresolvedOnOpen(ageMs) {
+  return () => ({
+    afterOpen(_j, ctx) {
+      const now = Date.now();
+      ctx
+        .db()
+        .prepare(
+          `UPDATE run_effects SET resolution = 'discarded', resolution_actor = 'journal: expired', resolution_at = ?
+             WHERE resolution IS NULL AND state IN ('prepared', 'ambiguous', 'needs_attention') AND updated_at < ?`,
+        )
+        .run(new Date(now).toISOString(), new Date(now - ageMs).toISOString());
+    },
+  });
+}
+
 // The side connection keeps the contract's pragmas too: each journal here has exactly one bug, not two.
 function side(path) {
   const db = new Database(path);
