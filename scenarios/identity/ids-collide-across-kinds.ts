@@ -10,7 +10,7 @@ import type { JournalClient } from '../../harness/engine/journal-client.js';
 import type { ToolCall } from '../../harness/engine/model.js';
 import type { EffectRow } from '../../shared/protocol/schemas.js';
 
-const SPEC = 'effect-journal §2 (EffectCorrelation is a discriminated union: a run/node or a session/turn; EffectIdentity is the correlation without attempt, plus slot and toolId), §4 (the gate reads the rows of that correlation), §9 (the terminal sweep takes the run\'s committed rows; a session sweep exactly the captured ones)';
+const SPEC = 'effect-journal §2 (EffectCorrelation is a discriminated union: a run/node or a session/turn; EffectIdentity is the correlation without attempt, plus slot and toolId), §4 (the gate reads the rows of that correlation), §8 (a session\'s read discloses its own rows), §9 (the terminal sweep takes the run\'s committed rows; a session sweep exactly the captured ones)';
 const call = (slot: number): ToolCall => defaultCall({ slot, args: { ...defaultCall().args, amount: 7 } });
 
 interface At { readonly runId: string; readonly nodeId: string; readonly slot: number; readonly toolId: string }
