@@ -7,7 +7,7 @@ import { defaultCall, logicalKey, scopeKey, type NodeScript, type RunScript, typ
 import { DEFAULT_MAPPING, deriveProjections, nodeOutput, type OutputMappingConfig } from '../harness/engine/projections.js';
 import { startRun } from '../harness/engine/run-engine.js';
 import { journalFiles, makeCanary, scanForCanaries } from '../harness/world/byte-scan.js';
-import { scanEncodedForms } from '../harness/world/canary-forms.js';
+import { scanEncodedForms } from '../harness/world/held-canaries.js';
 import { scanHiddenCopies } from '../harness/secrets/hidden-copies.js';
 
 export { defaultCall };

@@ -2,7 +2,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { TrialContext } from '../engine/trial-context.js';
-import { decodedViews, holdsEncoded, namedAfter, type Views } from '../world/canary-forms.js';
+import { decodedViews } from '../world/canary-forms.js';
+import { heldCanaries, namedAfter } from '../world/held-canaries.js';
 
 /** Reads every file under `dir` whole and records which canaries (by id) each holds. */
 export function scanJournalDir(t: TrialContext, dir: string, canaries: readonly string[], memo: ScanMemo = new ScanMemo()): void {
@@ -52,22 +53,15 @@ export class ScanMemo {
       for (const [canary, held] of entry.held) if (held) entry.held.delete(canary);
       entry.canaries = canaries.length;
     }
-    let views: Views | null = null;
     const known = entry.held;
-    const out = canaries.map((canary) => {
-      let held = known.get(canary);
-      if (held === undefined) {
-        if (views === null) {
-          this.decoded += 1;
-          views = decodedViews(data);
-        }
-        // Re-encoded (base64, hex, UTF-16), compressed or case-folded is the same bytes kept.
-        held = data.includes(Buffer.from(canary, 'utf8')) || holdsEncoded(data, canary, views, canaries);
-        known.set(canary, held);
-      }
-      return held;
-    });
-    return out;
+    const ask = canaries.flatMap((canary, i) => (known.has(canary) ? [] : [i]));
+    if (ask.length > 0) {
+      this.decoded += 1;
+      // Re-encoded (base64, hex, UTF-16), compressed or case-folded is the same bytes kept.
+      const encoded = heldCanaries(data, canaries, decodedViews(data), ask);
+      for (const i of ask) known.set(canaries[i]!, encoded[i]! || data.includes(Buffer.from(canaries[i]!, 'utf8')));
+    }
+    return canaries.map((canary) => known.get(canary)!);
   }
 }
 

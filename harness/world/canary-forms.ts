@@ -1,10 +1,8 @@
 // A canary as bytes a journal may have transformed before writing: base64, base64url, hex, UTF-16, zlib or gzip
 // compressed, or case-folded and cut at its punctuation (a lowercased copy, a full-text index's tokens).
-import { readFileSync, statSync } from 'node:fs';
-import { relative } from 'node:path';
 import { createHash } from 'node:crypto';
 import { constants, inflateRawSync } from 'node:zlib';
-import { canaryId, CANARY_PREFIX, isNonced } from '../../shared/secrets/canary-nonce.js';
+import { CANARY_PREFIX, isNonced } from '../../shared/secrets/canary-nonce.js';
 import { heldAsTrigrams, imageTerms } from '../secrets/fts-terms.js';
 
 // Shorter runs cannot hold a whole canary (16 bytes or more) in any of these encodings.
@@ -104,7 +102,7 @@ export function holdsDigest(hexRuns: readonly string[], canary: string): boolean
 
 // Every digest is at least 32 hex digits long (MD5), so any copy of one covers a whole window of WINDOW digits that starts
 // at a multiple of WINDOW: looking up the digest's WINDOW-digit pieces at each of the WINDOW offsets finds it.
-const WINDOW = 16;
+export const WINDOW = 16;
 
 /**
  * The runs joined into one text, a newline between two (no hex digit, so no digest spans two runs), with the position of
@@ -142,7 +140,8 @@ function runIndex(hexRuns: readonly string[]): { holds(digest: string): boolean 
 const INDEXES = new WeakMap<readonly string[], { count: number; holds(digest: string): boolean }>();
 
 const DIGESTS = new Map<string, string[]>();
-function digestsOf(canary: string): string[] {
+/** The hex digests holdsDigest looks for: SHA-256, SHA-1, MD5 and SHA-512 of the canary, of it as a JSON string and as a Bearer credential. */
+export function digestsOf(canary: string): string[] {
   let out = DIGESTS.get(canary);
   if (out === undefined) {
     out = [canary, JSON.stringify(canary), `Bearer ${canary}`].flatMap((input) => ['sha256', 'sha1', 'md5', 'sha512'].map((a) => createHash(a).update(input, 'utf8').digest('hex')));
@@ -153,39 +152,12 @@ function digestsOf(canary: string): string[] {
   return out;
 }
 
-/** Which canaries appear transformed in which file (by canaryId, never by value). */
-export function scanEncodedForms(files: readonly string[], canaries: readonly string[], base?: string): Array<{ file: string; canary: number; canarySha256: string }> {
-  const hits: Array<{ file: string; canary: number; canarySha256: string }> = [];
-  for (const file of files) {
-    const name = base === undefined ? file : relative(base, file);
-    const named = namedAfter(name, canaries);
-    const data = read(file);
-    const views = data.length === 0 ? null : decodedViews(data);
-    canaries.forEach((c, i) => {
-      if (named[i] || (views !== null && holdsEncoded(data, c, views, canaries))) hits.push({ file: name, canary: i, canarySha256: canaryId(c) });
-    });
-  }
-  return hits;
-}
-
-/**
- * For each canary, whether the path `name` (relative to the journal's directory, or whole for a file outside it) holds
- * it in any form holdsEncoded knows, a hash of it included: a directory entry is bytes on disk too, and a file named
- * after a credential (a per-token cache, a marker named by the token's SHA-256) keeps the credential or its equality
- * oracle there, whatever the file contains.
- */
-export function namedAfter(name: string, canaries: readonly string[]): boolean[] {
-  const bytes = Buffer.from(name, 'utf8');
-  const views = decodedViews(bytes);
-  return canaries.map((c) => bytes.includes(Buffer.from(c, 'utf8')) || holdsEncoded(bytes, c, views, canaries));
-}
-
 // The canary after its fixed prefix, lowercased: its random part (head, nonce and seeded part), one word to a tokenizer.
 // A nonced canary's is looked for without the first HEAD_SLACK characters of its head: a full-text index or an LSM
 // block keeps its terms sorted and writes each as the part after what it shares with the term before it, and that
 // neighbour may be another canary (the rest, nonce and seeded part, still names this canary alone). Null for a value
 // that is not a canary or whose random part is too short to be unmistakable.
-function foldedRandomPart(canary: string): Buffer | null {
+export function foldedRandomPart(canary: string): Buffer | null {
   // Asked for every sibling of every canary in every file a scan reads: computed once per canary (never changed by a caller).
   let folded = FOLDED.get(canary);
   if (folded === undefined) {
@@ -209,6 +181,9 @@ function inflatedStreams(data: Buffer): Buffer[] {
   const out: Buffer[] = [];
   let tried = 0;
   for (let i = 0; i + 2 < data.length && tried < MAX_STREAMS; i++) {
+    // Most bytes can open neither header (zlib's CM 8 nibble, gzip's 0x1f): passed over without a call.
+    const a = data[i]!;
+    if ((a & 0x0f) !== 8 && a !== 0x1f) continue;
     const start = streamStart(data, i);
     if (start === null) continue;
     tried += 1;
@@ -239,12 +214,4 @@ function streamStart(data: Buffer, i: number): number | null {
   }
   if (flags & 0x02) at += 2;
   return at < data.length ? at : null;
-}
-
-function read(file: string): Buffer {
-  try {
-    return statSync(file).isFile() ? readFileSync(file) : Buffer.alloc(0);
-  } catch {
-    return Buffer.alloc(0);
-  }
 }

@@ -1,9 +1,10 @@
 // Bytes a journal can keep outside every regular file's contents: link targets, entry names, extended attributes, System V IPC objects.
 import { spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { canaryId } from '../../shared/secrets/canary-nonce.js';
 import { canaryMatcher } from '../secrets/encoded-needles.js';
+import { readHidden } from './hidden-read.js';
 
 /** Where a canary was found: the entry (or IPC object) and which kind of place held it. */
 export interface HiddenHit {
@@ -46,7 +47,7 @@ export function scanHiddenBytes(options: { trees: readonly string[]; changed: re
     }
   }
   const ipc = recentIpc(options.sinceMs);
-  const read = readWithPython(entries, ipc);
+  const read = readHidden(entries, ipc);
   for (const [path, , value] of read.xattrs) found(path, 'extended attribute', value);
   const remove: string[] = [];
   for (const [id, value] of read.shm) {
@@ -104,66 +105,4 @@ function recentIpc(sinceMs: number): { shm: Array<[number, number]>; msg: number
     return lines.map((r) => r.trim().split(/\s+/)).filter((r) => Number(r[ctime]) >= since).map((r) => columns.map((c) => Number(r[cols.indexOf(c)])));
   };
   return { shm: rows('/proc/sysvipc/shm', ['shmid', 'size']).map(([id, size]) => [id!, size!]), msg: rows('/proc/sysvipc/msg', ['msqid']).map(([id]) => id!) };
-}
-
-interface PythonRead {
-  xattrs: Array<[string, string, Buffer]>;
-  shm: Array<[number, Buffer]>;
-  msg: Array<[number, Buffer]>;
-  unread: string[];
-}
-
-// Node has no binding for listxattr(2), shmat(2) or msgrcv(2): one python3 process reads them all (paths on stdin).
-const READER = `
-import base64, json, os, sys
-req = json.load(sys.stdin)
-out = {'xattrs': [], 'shm': [], 'msg': [], 'unread': []}
-for p in req['paths']:
-    try:
-        for name in os.listxattr(p, follow_symlinks=False):
-            out['xattrs'].append([p, name, base64.b64encode(os.getxattr(p, name, follow_symlinks=False)).decode()])
-    except OSError:
-        pass
-if req['shm'] or req['msg']:
-    import ctypes
-    libc = ctypes.CDLL(None, use_errno=True)
-    libc.shmat.restype = ctypes.c_void_p
-for i, size in req['shm']:
-    addr = libc.shmat(i, None, 0o10000)  # SHM_RDONLY
-    if addr in (None, ctypes.c_void_p(-1).value):
-        out['unread'].append('System V shared memory segment %d' % i); continue
-    out['shm'].append([i, base64.b64encode(ctypes.string_at(addr, size)).decode()])
-    libc.shmdt(ctypes.c_void_p(addr))
-for i in req['msg']:
-    buf = ctypes.create_string_buffer(8 + 65536)
-    got = b''
-    n = 0
-    while True:
-        # MSG_COPY | IPC_NOWAIT: the n-th message, copied, left in the queue.
-        r = libc.msgrcv(i, buf, 65536, n, 0o40000 | 0o4000)
-        if r < 0: break
-        got += buf.raw[8:8 + r]
-        n += 1
-    if n == 0 and ctypes.get_errno() not in (42, 2):
-        out['unread'].append('System V message queue %d' % i)
-    out['msg'].append([i, base64.b64encode(got).decode()])
-json.dump(out, sys.stdout)
-`;
-
-function readWithPython(paths: readonly string[], ipc: { shm: Array<[number, number]>; msg: number[] }): PythonRead {
-  const python = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
-  // Isolated and without site packages: nothing of the machine's Python setup is loaded, and it starts in half the time.
-  const r = spawnSync(python, ['-I', '-S', '-c', READER], { input: JSON.stringify({ paths, ...ipc }), encoding: 'utf8', timeout: 60_000, maxBuffer: 256 * 1024 * 1024 });
-  if (r.status !== 0) {
-    const why = r.error?.message ?? r.stderr.trim().split('\n').at(-1) ?? `exit ${r.status}`;
-    return { xattrs: [], shm: [], msg: [], unread: [`extended attributes and System V objects (python3 could not read them: ${why})`] };
-  }
-  const parsed = JSON.parse(r.stdout) as { xattrs: Array<[string, string, string]>; shm: Array<[number, string]>; msg: Array<[number, string]>; unread: string[] };
-  const bytes = (b64: string): Buffer => Buffer.from(b64, 'base64');
-  return {
-    xattrs: parsed.xattrs.map(([p, n, v]) => [p, n, bytes(v)]),
-    shm: parsed.shm.map(([i, v]) => [i, bytes(v)]),
-    msg: parsed.msg.map(([i, v]) => [i, bytes(v)]),
-    unread: parsed.unread,
-  };
 }

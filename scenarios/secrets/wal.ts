@@ -9,7 +9,7 @@ import type { RunScript } from '../../harness/engine/model.js';
 import { underStrace } from '../../harness/engine/syscall-sweep.js';
 import { isInside, scanForCanaries } from '../../harness/world/byte-scan.js';
 import { FILE_SYSCALLS, readTraceLines, writtenPaths } from '../../harness/world/written-files.js';
-import { scanEncodedForms } from '../../harness/world/canary-forms.js';
+import { scanEncodedForms } from '../../harness/world/held-canaries.js';
 import { scanHiddenCopies } from '../../harness/secrets/hidden-copies.js';
 import { unmarkedSecret } from '../../shared/secrets/canary-nonce.js';
 import { resumeSession } from '../../harness/engine/session-engine.js';

@@ -8,7 +8,8 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { scanHiddenCopies } from '../../harness/secrets/hidden-copies.js';
 import { trialNonce, withNonce } from '../../shared/secrets/canary-nonce.js';
-import { holdsDigest, holdsEncoded, namedAfter, scanEncodedForms } from '../../harness/world/canary-forms.js';
+import { holdsDigest, holdsEncoded } from '../../harness/world/canary-forms.js';
+import { namedAfter, scanEncodedForms } from '../../harness/world/held-canaries.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'ejc-digest-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -5,8 +5,9 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { scanHiddenBytes } from '../../harness/world/hidden-bytes.js';
+import { readHidden, readWithPython } from '../../harness/world/hidden-read.js';
 import { WORLD_SCAN_CLAUSE } from '../../harness/world/world-scan.js';
 import type { Report } from '../../reports/schema.js';
 import { ejc } from '../cli/ejc-process.js';
@@ -30,7 +31,11 @@ function recentSysv(file: string, sinceS: number): string[] {
 }
 
 describe('scanHiddenBytes', () => {
-  it('finds a canary in a dangling link target, an entry name and an extended attribute, and only there', () => {
+  it.each(['native', 'python'])('finds a canary in a dangling link target, an entry name and an extended attribute, and only there (%s reader)', (reader) => {
+    process.env['EJC_HIDDEN_READ'] = reader;
+    onTestFinished(() => {
+      delete process.env['EJC_HIDDEN_READ'];
+    });
     const dir = mkdtempSync(join(tmp, 'tree-'));
     const canary = 'EJC-CANARY-hiddenbytes1Z';
     symlinkSync(`nowhere/${canary}`, join(dir, 'link'));
@@ -45,6 +50,47 @@ describe('scanHiddenBytes', () => {
       ['extended attribute', join(dir, 'plain')],
       ['link target', join(dir, 'link')],
     ]);
+  });
+});
+
+// A segment and a queue made here (python's ctypes, as the hostile journals make theirs), read by both readers.
+const MAKE_IPC = `
+import ctypes, sys
+libc = ctypes.CDLL(None, use_errno=True)
+libc.shmat.restype = ctypes.c_void_p
+shm = libc.shmget(0, 4096, 0o1600)
+addr = libc.shmat(shm, None, 0)
+ctypes.memmove(addr, b'segment \\x00\\xff bytes', 16)
+libc.shmdt(ctypes.c_void_p(addr))
+q = libc.msgget(0, 0o1600)
+for text in (b'first \\x01', b'second'):
+    buf = ctypes.create_string_buffer(ctypes.c_long(1).value.to_bytes(8, 'little') + text)
+    libc.msgsnd(q, buf, len(text), 0o4000)
+print(shm, q)
+`;
+
+describe('readHidden', () => {
+  it('reads extended attributes, a segment and a queue\'s messages as python3 reads them, the messages left in place', () => {
+    const dir = mkdtempSync(join(tmp, 'ipc-'));
+    const file = join(dir, 'f');
+    writeFileSync(file, '');
+    expect(spawnSync('python3', ['-c', 'import os,sys; os.setxattr(sys.argv[1], "user.a", b"\\x00\\x01 value"); os.setxattr(sys.argv[1], "user.b", b"")', file]).status).toBe(0);
+    const made = spawnSync('python3', ['-c', MAKE_IPC], { encoding: 'utf8' });
+    expect(made.status, made.stderr).toBe(0);
+    const [shm, msg] = made.stdout.trim().split(' ').map(Number) as [number, number];
+    onTestFinished(() => {
+      spawnSync('ipcrm', ['-m', String(shm), '-q', String(msg)]);
+    });
+    const ipc = { shm: [[shm, 4096]] as Array<[number, number]>, msg: [msg] };
+    const native = readHidden([file, join(dir, 'gone')], ipc);
+    expect(native.xattrs.map(([p, n, v]) => [p, n, v.toString('latin1')])).toEqual([
+      [file, 'user.a', '\x00\x01 value'],
+      [file, 'user.b', ''],
+    ]);
+    expect(native.shm[0]![1].subarray(0, 16).toString('latin1')).toBe('segment \x00\xff bytes');
+    expect(native.msg).toEqual([[msg, Buffer.from('first \x01second', 'latin1')]]);
+    expect(native.unread).toEqual([]);
+    expect(readWithPython([file, join(dir, 'gone')], ipc)).toEqual(native);
   });
 });
 
