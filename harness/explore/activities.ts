@@ -47,6 +47,8 @@ export async function runActivity(x: Exec, a: Activity): Promise<void> {
       return regate(x, a.run % x.runs.length);
     case 'resolve':
       return resolve(x, a.run % x.runs.length);
+    case 'resolve-session':
+      return resolveSession(x, a.session);
     case 'turn':
       await turn(x, a.session, a.turn);
       return;
@@ -127,6 +129,23 @@ async function duplicateWorker(x: Exec, i: number): Promise<void> {
     const mapping = node.rerunMapping ?? node.mapping ?? DEFAULT_MAPPING;
     for (const call of node.rerunCalls ?? node.calls) await x.primary.op('prepare', nodePrepare(x.t, again.runId, node.nodeId, call, { attempt: 1, mapping, owner: 'engine-duplicate-worker', generation: 0 }));
   }
+}
+
+// An operator resolves a session's unresolved rows as a run's (accepted where the target shows the write, else
+// discarded), then the session resumes: what a read discloses and captures of a resolved row, and what its sweep then
+// removes, is the model's to judge (an accepted row may be captured and swept, a discarded one never).
+async function resolveSession(x: Exec, index: number): Promise<void> {
+  const s = x.session(index);
+  if (!s || !x.features.resolution) return;
+  const { effects } = await x.primary.op('listEffects', {});
+  const mine = effects.filter((e) => e.scope.kind === 'session' && e.scope.sessionId === s.id && e.state !== 'committed' && e.resolution === null);
+  if (mine.length === 0) return;
+  for (const e of mine) {
+    const landed = e.scope.kind === 'session' && x.t.world.writesFor(logicalKey(scopeKey(e.scope.sessionId, e.scope.turn), e)) > 0;
+    await x.primary.try('resolve', { effectId: e.effectId, decision: landed ? 'accepted' : 'discarded', actor: 'operator@explore.invalid' });
+  }
+  const out = await resumeSession(x.t, x.primary, s.id, {});
+  await out.sweepLater?.(x.primary);
 }
 
 // The gate of every node of a run, as a later resume's pre-flight would read it (terminal runs included: it must still refuse).

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { argsTemplate } from './arb-args.js';
 import type { Activity, CallPlan, ClockJump, Features, KillPlan, NodePlan, RunPlan, Step, TrialCase, TurnPlan } from './case.js';
 import { KXM_BOUNDARIES, kxmPlan } from '../kxm/explore-activity.js';
-import { widen, widening } from './arb-widen.js';
+import { sessionOperator, widen, widening, withSessionOperator } from './arb-widen.js';
 import { dimensions, withDimensions } from './arb-dimensions.js';
 
 // Ids that share prefixes and hold characters meaning something to SQL patterns, paths, key separators and quoting.
@@ -161,7 +161,9 @@ function activity(f: Features): fc.Arbitrary<Activity> {
 /** The arbitrary of one trial for an implementation with these features: the base case, then its widening (arb-widen.ts). */
 export function trialCase(f: Features): fc.Arbitrary<TrialCase> {
   // The dimensions come last and only in their profile (fc.constant draws nothing): the other streams are unchanged.
-  return fc.tuple(baseCase(f), widening, f.dimensions === true ? dimensions : fc.constant(null)).map(([c, w, d]) => withDimensions(widen(c, w), d));
+  // The session operator's draw comes after them all, and only where there are sessions to resolve.
+  const operator = f.sessions && f.resolution ? sessionOperator : fc.constant(null);
+  return fc.tuple(baseCase(f), widening, f.dimensions === true ? dimensions : fc.constant(null), operator).map(([c, w, d, o]) => withSessionOperator(withDimensions(widen(c, w), d), o));
 }
 
 // Everything but the widening; its draws come first, so widening never changes them.

@@ -74,6 +74,25 @@ export const widening: fc.Arbitrary<Widening> = fc.record({
   ),
 });
 
+/**
+ * In half the trials, an operator resolves the unresolved rows of a session after a turn that left some (unsettled or
+ * timed out; `pick` chooses among such turns), and after the resume that follows it if one does: what a read then
+ * discloses and captures of them, and what its sweep removes, is checked. Drawn after every other part of the case, so
+ * a seed's trials are what they were but for the added step.
+ */
+export const sessionOperator: fc.Arbitrary<{ readonly pick: number } | null> = fc.option(fc.record({ pick: fc.nat(3) }), { nil: null, freq: 2 });
+
+/** The case with a resolve-session step after the chosen turn that left rows unresolved (and its next resume), if any. */
+export function withSessionOperator(c: TrialCase, o: { readonly pick: number } | null): TrialCase {
+  if (o === null) return c;
+  const turns = c.steps.flatMap((s, i) => ((s.act.kind === 'turn' || s.act.kind === 'turn-race') && s.act.turn.unsettled.length + s.act.turn.timeouts.length > 0 ? [[i, s.act.session] as const] : []));
+  if (turns.length === 0) return c;
+  const [at, session] = turns[o.pick % turns.length]!;
+  const resume = c.steps.findIndex((s, i) => i > at && s.act.kind === 'resume' && s.act.session === session);
+  const after = resume < 0 ? at : resume;
+  return { ...c, steps: [...c.steps.slice(0, after + 1), { act: { kind: 'resolve-session', session }, kill: null }, ...c.steps.slice(after + 1)] };
+}
+
 /** The base case with the widening applied (only where the case has what it needs: two runs, two calls, a KXM step). */
 export function widen(c: TrialCase, w: Widening): TrialCase {
   let runs = c.runs;

@@ -91,6 +91,8 @@ export type Activity =
   | { readonly kind: 'regate'; readonly run: number }
   /** An operator resolves the run's needs_attention rows (accepted when the target shows the write, else discarded). */
   | { readonly kind: 'resolve'; readonly run: number }
+  /** An operator resolves the session's unresolved rows truthfully, then the session resumes (read, then sweep). */
+  | { readonly kind: 'resolve-session'; readonly session: number }
   | { readonly kind: 'turn'; readonly session: number; readonly turn: TurnPlan }
   /** A turn still running while the session resumes: the read, then the turn's late commits, then the sweep of what was read. */
   | { readonly kind: 'turn-race'; readonly session: number; readonly turn: TurnPlan }
