@@ -62,8 +62,13 @@ export type AllowedVerdict = { readonly verdict: 'proceed' } | { readonly verdic
 /** Every verdict a prepare may answer at an identity (several when the contract leaves a choice). */
 export function expectPrepare(existing: ExistingRowView | null): AllowedVerdict[] {
   if (existing === null) return [{ verdict: 'proceed' }];
-  // "A matching session prepare is always refused, even if an older writer left a result."
-  if (existing.scope === 'session') return [{ verdict: 'refuse', codes: ['session_never_replays', 'duplicate_identity'] }];
+  // "A matching session prepare is always refused, even if an older writer left a result." A row an operator discarded
+  // is an effect that did not happen, whose identity §8 ("the node may run again") and docs/protocol.md ("after a
+  // discard the journal may reuse the identity") free again: for a session's both readings stand.
+  if (existing.scope === 'session') {
+    const refuse = { verdict: 'refuse', codes: ['session_never_replays', 'duplicate_identity'] } as const;
+    return existing.resolution === 'discarded' ? [refuse, { verdict: 'proceed' }] : [refuse];
+  }
   if (existing.legacyDigest) return [{ verdict: 'refuse', codes: ['legacy_digest'] }];
   if (existing.resolution === 'discarded') return [{ verdict: 'proceed' }];
   if (existing.state === 'unresolved' && existing.resolution !== 'accepted') return [{ verdict: 'refuse', codes: ['duplicate_identity', 'unresolved_prior_effect'] }];

@@ -48,6 +48,22 @@ export function rowLogicalKey(row: Pick<MRow, 'scope' | 'slot' | 'toolId'>): str
   return logicalKey(scope, row);
 }
 
+/**
+ * The state with a discarded row kept beside the row that takes its identity next: under a key of its own (its identity
+ * and its id), so the identity's key names the new row while listings and sweeps still see the old one.
+ */
+export function withBeside(state: MState, row: MRow): MState {
+  const rows = new Map(state.rows);
+  rows.delete(row.addr);
+  rows.set(`${identityOf(row)}\u0000beside:${row.id ?? 'unknown'}`, { ...row, addr: `${identityOf(row)}\u0000beside:${row.id ?? 'unknown'}` });
+  return { ...state, rows };
+}
+
+/** A row's identity key (addrOf of its scope, slot and tool), the same for a discarded row kept beside its successor. */
+export function identityOf(row: Pick<MRow, 'scope' | 'slot' | 'toolId'>): string {
+  return addrOf(row.scope, row.slot, row.toolId);
+}
+
 export function withRow(state: MState, row: MRow): MState {
   const rows = new Map(state.rows);
   rows.set(row.addr, row);

@@ -2,7 +2,7 @@
 import type { EffectRow, OpParams } from '../../shared/protocol/schemas.js';
 type SeedRequest = OpParams<'seed'>;
 import type { OpAnswer } from './history.js';
-import { addrOf, checkpointed, stateAllowed, stateExpected, withRow, type MRow, type MState } from './journal-state.js';
+import { addrOf, checkpointed, identityOf, stateAllowed, stateExpected, withRow, type MRow, type MState } from './journal-state.js';
 import { fail, ok, type OpEnv, type Outcome } from './outcome.js';
 import { canariesIn, describe, rowLabel } from './run-ops.js';
 import { missingClause } from './session-ops.js';
@@ -18,12 +18,14 @@ export function listAnswered(state: MState, answer: OpAnswer, env: OpEnv): Outco
   let next = state;
   for (const e of effects) {
     const addr = addrOf(e.scope, e.slot, e.toolId);
-    const row = left.get(addr);
+    // A discarded row kept beside its identity's new row is listed under the same identity: told apart by its id.
+    const beside = [...left.values()].find((r) => r.addr !== addr && identityOf(r) === addr && r.id === e.effectId);
+    const row = beside ?? left.get(addr);
     if (!row) {
       const known = state.rows.get(addr);
       return fail('listing', `listEffects: row ${e.effectId} at ${addr}`, known ? 'listed once' : 'no such row (none of the operations created it, or it was swept)', e.state);
     }
-    left.delete(addr);
+    left.delete(row.addr);
     if (row.id !== null && row.id !== e.effectId) return fail('listing', `listEffects: id of ${rowLabel(row)}`, row.id, e.effectId);
     const mismatch = rowMismatch(row, e);
     if (mismatch !== null) return fail(env.afterRestart ? 'durability' : mismatch.clause, `listEffects${env.afterRestart ? ' after the restart' : ''}: ${rowLabel(row)}`, mismatch.expected, mismatch.observed);

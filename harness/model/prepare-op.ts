@@ -1,7 +1,7 @@
 // The model of prepare (§2, §4, §11): the verdicts an identity allows, the replayed projections, and the row it leaves.
 import type { PrepareRequest, PrepareVerdict } from '../../shared/protocol/schemas.js';
 import { describeVerdicts, expectPrepare, verdictAllowed, type AllowedVerdict, type ExistingRowView } from './gate-table.js';
-import { addrOf, rowById, withRow, type MRow, type MState } from './journal-state.js';
+import { addrOf, rowById, withBeside, withRow, type MRow, type MState } from './journal-state.js';
 import { fail, ok, type OpEnv, type Outcome } from './outcome.js';
 import { jsonEqual, sameCall } from './projection.js';
 import type { ClauseId } from './clauses.js';
@@ -31,7 +31,10 @@ export function prepareAnswered(state: MState, p: PrepareRequest, v: PrepareVerd
       args: { args: p.args, secretArgKeys: p.secretArgKeys }, mapping: p.outputMappingConfig, result: null,
       ikey, callId: p.audit.callId, resolution: null, canaries: [],
     };
-    return ok(withRow(state, row), 'prepare.verdict', ...(p.tier === 1 ? (['key.distinct'] as const) : []));
+    const clauses: ClauseId[] = ['prepare.verdict', ...(p.tier === 1 ? (['key.distinct'] as const) : [])];
+    // A discarded row gives its identity up: docs/protocol.md lets the journal replace it or keep it beside the new one.
+    if (existing?.resolution === 'discarded') return { ok: true, next: withRow(state, row), clauses, alternatives: [withRow(withBeside(state, existing), row)] };
+    return ok(withRow(state, row), ...clauses);
   }
   const row = existing!;
   if (v.effectId !== null && row.id !== null && v.effectId !== row.id) {
@@ -56,7 +59,9 @@ export function prepareApplied(state: MState, p: PrepareRequest): MState[] {
     args: { args: p.args, secretArgKeys: p.secretArgKeys }, mapping: p.outputMappingConfig, result: null,
     ikey: 'unknown', callId: p.audit.callId, resolution: null, canaries: [],
   };
-  return [withRow(state, row)];
+  // A discarded row replaced, or kept beside the new one; where a refusal was allowed too (a session's), left as it was.
+  const applied = existing?.resolution === 'discarded' ? [withRow(state, row), withRow(withBeside(state, existing), row)] : [withRow(state, row)];
+  return allowed.some((a) => a.verdict === 'refuse') ? [state, ...applied] : applied;
 }
 
 function identity(p: PrepareRequest) {

@@ -33,7 +33,7 @@ export function readAnswered(state: MState, p: SessionReadRequest, answer: OpAns
   if (left.size > 0) return fail(missingClause([...left][0]!), `${where}: rows the read must see`, rows.map(rowLabel), `missing ${[...left].map(rowLabel).join('; ')}`);
   const disclosed = new Map<string, string>();
   for (const d of r.disclosures) {
-    const id = disclosedId(d, r.effects, p.sessionId);
+    const id = disclosedId(d, r.effects, p.sessionId, disclosed);
     const named = d.effectId ?? `turn ${d.scope?.turn ?? '?'} slot ${d.slot ?? '?'} ${d.toolId ?? '?'}`;
     const row = id === null ? undefined : byId.get(id);
     if (id === null || !row) return fail('disclosure', `${where}: disclosure of ${named}`, 'a row of this session, its id and address agreeing', 'no such row');
@@ -111,12 +111,13 @@ export function missingClause(row: MRow): 'retention.unresolved' | 'retention.re
 }
 
 /** The row id a disclosure names: by id, or by address and state as this read listed them (the protocol allows either); null when they disagree or name nothing read. */
-function disclosedId(d: Disclosure, effects: SessionReadResult['effects'], sessionId: string): string | null {
+function disclosedId(d: Disclosure, effects: SessionReadResult['effects'], sessionId: string, taken: ReadonlyMap<string, unknown>): string | null {
   if (d.scope === undefined || d.slot === undefined || d.toolId === undefined) return d.effectId ?? null;
   const scope = d.scope;
-  const hit = effects.find(
+  const hits = effects.filter(
     (e) =>
       (d.effectId === undefined || d.effectId === e.effectId) && scope.sessionId === sessionId && e.scope.kind === 'session' && e.scope.turn === scope.turn && e.slot === d.slot && e.toolId === d.toolId && (d.state === undefined || d.state === e.state),
   );
-  return hit?.effectId ?? null;
+  // Two rows at one address (a discarded row kept beside its successor): an address names the one not yet disclosed.
+  return (hits.find((e) => !taken.has(e.effectId)) ?? hits[0])?.effectId ?? null;
 }

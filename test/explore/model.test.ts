@@ -68,6 +68,16 @@ describe('refusal codes are informational (protocol.md: "which code names the re
     expect(verdictAllowed(allowed, { verdict: 'proceed' })).toBe(false);
   });
 
+  it('a session row an operator discarded may be prepared again or refused; an accepted one is refused', () => {
+    const discarded = expectPrepare({ ...row, scope: 'session', state: 'unresolved', resolution: 'discarded' });
+    expect(verdictAllowed(discarded, { verdict: 'proceed' })).toBe(true);
+    expect(verdictAllowed(discarded, { verdict: 'refuse', code: 'duplicate_identity' })).toBe(true);
+    expect(verdictAllowed(discarded, { verdict: 'replay' })).toBe(false);
+    const accepted = expectPrepare({ ...row, scope: 'session', state: 'unresolved', resolution: 'accepted' });
+    expect(verdictAllowed(accepted, { verdict: 'proceed' })).toBe(false);
+    expect(verdictAllowed(accepted, { verdict: 'refuse', code: 'session_never_replays' })).toBe(true);
+  });
+
   it('an operator-accepted row refused under another code than args_mismatch passes', () => {
     const allowed = expectPrepare({ ...row, state: 'unresolved', resolution: 'accepted', retained: false, sameArgs: 'different' });
     expect(verdictAllowed(allowed, { verdict: 'refuse', code: 'duplicate_identity' })).toBe(true);
