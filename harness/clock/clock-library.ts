@@ -6,10 +6,13 @@ import { join } from 'node:path';
 import { createRegisteredTempDir } from '../trial-dir.js';
 import { faketimePairForDriver } from './faketime-shared.js';
 import { CLOCK_SHIM_SOURCE } from './shim-source.js';
+import { SLEEP_FIX_SOURCE } from './sleep-fix-source.js';
 
 /** Which library moves the clock, and where it is. */
 export interface ClockLibrary {
   readonly path: string;
+  /** Preloaded in front of it (libfaketime only): sleep-fix-source.ts, where cc could build it. */
+  readonly front?: string;
   /** `libfaketime`: Debian's faketime package (or EJC_LIBFAKETIME); `shim`: built here from CLOCK_SHIM_SOURCE with cc. */
   readonly kind: 'libfaketime' | 'shim';
 }
@@ -24,7 +27,13 @@ let cached: ClockLibrary | null | undefined;
 export function clockLibrary(): ClockLibrary | null {
   if (cached !== undefined) return cached;
   const lib = libfaketimeLibrary();
-  cached = lib !== null ? { path: lib, kind: 'libfaketime' } : process.env['EJC_CLOCK_SHIM'] === 'off' ? null : buildShim();
+  if (lib !== null) {
+    const front = buildPreload('sleep-fix', SLEEP_FIX_SOURCE);
+    cached = front === null ? { path: lib, kind: 'libfaketime' } : { path: lib, kind: 'libfaketime', front };
+  } else {
+    const shim = process.env['EJC_CLOCK_SHIM'] === 'off' ? null : buildPreload('clock', CLOCK_SHIM_SOURCE);
+    cached = shim === null ? null : { path: shim, kind: 'shim' };
+  }
   return cached;
 }
 
@@ -41,7 +50,7 @@ export function movedClockEnv(hours: number): Record<string, string> | null {
   // driver is gone) spares a killed driver leaving its own, and no driver is hung by another's killed semaphore.
   const shared = lib.kind === 'libfaketime' ? faketimePairForDriver() : null;
   return {
-    LD_PRELOAD: preload ? `${lib.path}:${preload}` : lib.path,
+    LD_PRELOAD: [lib.front, lib.path, preload].filter((p) => p !== undefined && p !== '').join(':'),
     FAKETIME: `+${hours}h`,
     // Monotonic clocks stay real: timeouts and busy waits must not jump with the wall clock.
     FAKETIME_DONT_FAKE_MONOTONIC: '1',
@@ -62,17 +71,17 @@ export function libfaketimeLibrary(): string | null {
   return LIBFAKETIME.find((p) => existsSync(p)) ?? null;
 }
 
-/** Compiles the shim with the machine's cc (the one that builds better-sqlite3); null when there is none or it fails. */
-function buildShim(): ClockLibrary | null {
+/** Compiles a preload library with the machine's cc (the one that builds better-sqlite3); null when there is none or it fails. */
+function buildPreload(name: string, code: string): string | null {
   let dir: string;
   try {
     dir = createRegisteredTempDir(tmpdir(), 'tmp-');
   } catch {
     return null;
   }
-  const source = join(dir, 'clock.c');
-  const path = join(dir, 'clock.so');
-  writeFileSync(source, CLOCK_SHIM_SOURCE);
+  const source = join(dir, `${name}.c`);
+  const path = join(dir, `${name}.so`);
+  writeFileSync(source, code);
   const cc = spawnSync('cc', ['-shared', '-fPIC', '-O2', '-o', path, source, '-ldl'], { encoding: 'utf8', timeout: 60_000 });
-  return cc.status === 0 && existsSync(path) ? { path, kind: 'shim' } : null;
+  return cc.status === 0 && existsSync(path) ? path : null;
 }
