@@ -156,7 +156,24 @@ export function resolutionIn(row: EffectRow | undefined, call: { from: number; t
 export function timeOf(at: string): number {
   if (/^\d{10}(\.\d+)?$/.test(at)) return Number(at) * 1000;
   if (/^\d{13}$/.test(at)) return Number(at);
-  return Date.parse(at);
+  return isoTime(at) ?? Date.parse(at);
+}
+
+// ISO 8601 date and time with a zone, extended (2026-12-06T07:45:35.530+05:45) or basic (20261206T074535,530+0545), the
+// fraction after a full stop or a comma: Date.parse reads only the extended form with a full stop.
+const ISO_EXTENDED = /^(\d{4})-(\d{2})-(\d{2})[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?([Zz]|[+-]\d{2}(?::?\d{2})?)$/;
+const ISO_BASIC = /^(\d{4})(\d{2})(\d{2})[Tt](\d{2})(\d{2})(?:(\d{2})(?:[.,](\d+))?)?([Zz]|[+-]\d{2}(?:\d{2})?)$/;
+
+function isoTime(at: string): number | null {
+  const m = ISO_EXTENDED.exec(at) ?? ISO_BASIC.exec(at);
+  if (m === null) return null;
+  const [, y, mo, d, h, mi, s, frac, zone] = m;
+  const ms = frac === undefined ? 0 : Number(`0.${frac}`) * 1000;
+  const local = Date.UTC(Number(y), Number(mo) - 1, Number(d), Number(h), Number(mi), Number(s ?? 0)) + ms;
+  if (zone === 'Z' || zone === 'z') return local;
+  const digits = zone!.slice(1).replace(':', '');
+  const offset = (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2) || 0)) * 60_000;
+  return zone!.startsWith('+') ? local - offset : local + offset;
 }
 
 async function prepareUnresolved(t: TrialContext, client: JournalClient, runId: string, nodeId: string): Promise<string> {

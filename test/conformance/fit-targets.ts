@@ -28,6 +28,7 @@ export const ALLOWED_TARGETS: readonly AllowedTarget[] = [
   { variant: 'keeps-discarded-row', scenarios: ['recovery.operator-resolution', 'concurrency.long-lived.resolved-elsewhere'] },
   { variant: 'terminal-sweeps-resolved', scenarios: ['recovery.operator-resolution'] },
   { variant: 'resolution-epoch-ms', scenarios: ['recovery.operator-resolution', 'sweep.resolve.every-write'] },
+  { variant: 'resolution-iso-basic', scenarios: ['recovery.operator-resolution', 'recovery.session-resolution'] },
   { variant: 'gate-read-error-answer', scenarios: ['gate.read-failure-refuses'] },
   { variant: 'accepted-as-committed', scenarios: ['recovery.operator-resolution', 'sweep.resolve.every-write', 'concurrency.long-lived.resolved-elsewhere'] },
   { variant: 'optional-fields-absent', scenarios: ['gate.every-cell', 'cp10.session.disclose-once', 'disclosure.legacy-placeholder', 'cp09.tier2.receipt-absent.reconciling', 'cp09.tier2.receipt-found.reconciling', 'cp07.concurrent-prepare.race', 'recovery.operator-resolution'] },
