@@ -7,6 +7,8 @@ export interface DigestPair {
   readonly same: boolean;
   /** The arguments of side a or b; `secret` is a fresh canary per call (unused by pairs without a credential). */
   readonly args: (side: 'a' | 'b', secret: string) => Record<string, unknown>;
+  /** The keys the tool declares secret (§11 excludes exactly these); none when absent. */
+  readonly secretArgKeys?: readonly string[];
 }
 
 const hex = (seed: string, n = 64): string => createHash('sha256').update(seed).digest('hex').slice(0, n);
@@ -61,6 +63,8 @@ export const PUBLIC_PAIRS: readonly DigestPair[] = [
   pub('1 + 2^-52 or 1', { precise: 1.0000000000000002 }, { precise: 1 }),
   pub('an empty object or an empty array', { options: {} }, { options: [] }),
   pub('keys differing only in case', { Region: 'eu' }, { region: 'eu' }),
+  // §11 excludes "every key named in secretArgKeys": a public key that differs from a declared one only in case is not named.
+  { name: 'a public key differing only in case from a declared secret key: its value changed', same: false, secretArgKeys: ['region'], args: (side, s) => ({ region: s, Region: side === 'a' ? 'eu' : 'us' }) },
   pub('two spaces or one inside a string', { note: 'a  b' }, { note: 'a b' }),
   pub('a trailing space', { note: 'ab ' }, { note: 'ab' }),
   pub('a 70 000-character value, its last character changed', { body: `${LONG}1` }, { body: `${LONG}2` }),

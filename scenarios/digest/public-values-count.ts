@@ -18,7 +18,7 @@ export const digestPublicValues: Scenario[] = [
     description:
       `${PUBLIC_PAIRS.length} pairs of public argument sets, each committed once under its own node with a retained result and prepared again with the other set: ` +
       'long random-looking hex, base64 and UUID values (not secrets: no key, scheme or flag says so), __proto__ and constructor members, a null member against an absent one, ' +
-      'the order inside arrays, a string in NFC against NFD, numbers that print alike at 15 digits, an empty object against an empty array, key case, whitespace, a change past 64 KiB. ' +
+      'the order inside arrays, a string in NFC against NFD, numbers that print alike at 15 digits, an empty object against an empty array, key case (also beside a declared secret key of another case), whitespace, a change past 64 KiB. ' +
       'Each second set asks another question, so it must be refused; one pair differing only in key order is the same call and must replay (a journal refusing everything fails it).',
     asserts: PUBLIC_PAIRS.map((p) => `${p.name}: the second call ${p.same ? 'replays' : 'is refused'}`),
     async trial(t) {
@@ -47,7 +47,7 @@ async function replayPairs(t: TrialContext, pairs: readonly DigestPair[]): Promi
   const runId = t.rng.id('run');
   const results = new Map<number, ReturnType<typeof deriveProjections>>();
   for (const [i, pair] of pairs.entries()) {
-    const verdict = await client.op('prepare', prepareOf(t, runId, i, pair.args('a', canary(t))));
+    const verdict = await client.op('prepare', prepareOf(t, runId, i, pair.args('a', canary(t)), pair.secretArgKeys));
     if (!t.check(`${pair.name}: the first prepare of a fresh identity proceeds`, 'proceed', verdict.verdict, verdict.verdict === 'proceed')) continue;
     if (verdict.verdict !== 'proceed') continue;
     const result = deriveProjections('http_request', `{"tail":"pair ${i}"}`, DEFAULT_MAPPING);
@@ -58,7 +58,7 @@ async function replayPairs(t: TrialContext, pairs: readonly DigestPair[]): Promi
   for (const [i, pair] of pairs.entries()) {
     const recorded = results.get(i);
     if (recorded === undefined) continue;
-    await ask(t, client, pair, recorded, prepareOf(t, runId, i, pair.args('b', canary(t))));
+    await ask(t, client, pair, recorded, prepareOf(t, runId, i, pair.args('b', canary(t)), pair.secretArgKeys));
   }
   await snapshotAfter(t, client);
 }
@@ -69,8 +69,9 @@ async function ask(t: TrialContext, client: JournalClient, pair: DigestPair, rec
   t.expect(`${pair.name}: the second call`, pair.same ? 'replay' : 'refuse', got);
 }
 
-// The prepare of pair i: its own node of one run, tier 3, nothing declared secret (every credential must be recognized).
-function prepareOf(t: TrialContext, runId: string, i: number, args: Record<string, unknown>) {
-  const call = defaultCall({ args, secretArgKeys: [] });
+// The prepare of pair i: its own node of one run, tier 3, nothing declared secret unless the pair says (every other
+// credential must be recognized).
+function prepareOf(t: TrialContext, runId: string, i: number, args: Record<string, unknown>, secretArgKeys: readonly string[] = []) {
+  const call = defaultCall({ args, secretArgKeys: [...secretArgKeys] });
   return defaultPrepare(t, runId, `pair-${i}`, call);
 }

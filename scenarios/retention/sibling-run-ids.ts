@@ -10,18 +10,24 @@ const SIBLINGS: ReadonlyArray<{ name: string; of: (id: string) => string }> = [
   { name: 'upper case', of: (id) => id.toUpperCase() },
   { name: 'NFD', of: (id) => id.normalize('NFD') },
   { name: 'trailing space', of: (id) => `${id} ` },
+  // Ids that are patterns matching R's: a sweep matching with LIKE, GLOB or a regular expression instead of equality.
+  { name: 'LIKE _ for its last character', of: (id) => `${id.slice(0, -1)}_` },
+  { name: 'LIKE % for its end', of: (id) => `${id.slice(0, 4)}%` },
+  { name: 'GLOB ? for its last character', of: (id) => `${id.slice(0, -1)}?` },
+  { name: 'GLOB * for its end', of: (id) => `${id.slice(0, 4)}*` },
+  { name: 'regular expression .* for its end', of: (id) => `${id.slice(0, 4)}.*` },
 ];
 
 export const blindRetention: Scenario[] = [
   defineScenario({
     id: 'retention.sibling-run-ids',
-    title: 'The terminal of a run whose id differs only in case, normal form or a trailing space sweeps none of a resumable run\'s rows',
+    title: 'The terminal of a run whose id differs only in case, normal form or a trailing space, or is a pattern matching it, sweeps none of a resumable run\'s rows',
     spec: 'effect-journal §9, §4 (the scope matches exactly)',
     tags: ['run', 'retention'],
     needs: [],
     description:
-      'Run R (its id ends in a precomposed é) is SIGKILLed after its effect settled committed, before node:completed. Four runs whose ids are R\'s ' +
-      'upper-cased (ASCII letters only, then all), in NFD, and with a trailing space then complete, and their terminals sweep. R is resumable: its committed row must survive and ' +
+      'Run R (its id ends in a precomposed é) is SIGKILLed after its effect settled committed, before node:completed. Runs whose ids are R\'s ' +
+      'upper-cased (ASCII letters only, then all), in NFD, with a trailing space, and patterns that match it (LIKE _ and %, GLOB ? and *, a regular expression\'s .*) then complete, and their terminals sweep. R is resumable: its committed row must survive and ' +
       'the re-run must replay it rather than execute the effect again.',
     asserts: ['R\'s committed row survives the sibling terminals', 'the resumed R replays', 'every effect written once'],
     async trial(t) {

@@ -10,8 +10,8 @@ const SECRETS = ['EJCcanaryAAAA1111', 'EJCcanaryBBBB2222'];
 describe('digest pairs', () => {
   for (const pair of [...PUBLIC_PAIRS, ...CREDENTIAL_PAIRS]) {
     it(`${pair.name}: ${pair.same ? 'same call' : 'different calls'}`, () => {
-      const a = { args: pair.args('a', SECRETS[0]!), secretArgKeys: [] };
-      const b = { args: pair.args('b', SECRETS[1]!), secretArgKeys: [] };
+      const a = { args: pair.args('a', SECRETS[0]!), secretArgKeys: [...(pair.secretArgKeys ?? [])] };
+      const b = { args: pair.args('b', SECRETS[1]!), secretArgKeys: [...(pair.secretArgKeys ?? [])] };
       expect(sameCall(a, b)).toBe(pair.same ? 'same' : 'different');
     });
   }

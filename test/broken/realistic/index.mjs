@@ -203,6 +203,10 @@ export const DIMENSIONS = [
   { name: 'tier-in-identity', scenarios: ['identity.inputs'] },
   // A session row's resolution answered but never written (no scenario resolved a session row before).
   { name: 'session-resolve-not-durable', scenarios: ['recovery.session-resolution'] },
+  // From red team F: a terminal sweep matching the run id with LIKE (retention.sibling-run-ids tried only folded ids).
+  { name: 'terminal-sweep-matches-like', scenarios: ['retention.sibling-run-ids'] },
+  // From red team F: declared secret keys matched without case (digest.public-values-count had no declared secret key).
+  { name: 'secret-keys-fold-case', scenarios: ['digest.public-values-count'] },
   // Once only the dimensions profile's generated trials caught it (below): the scenario now leaves a run row unresolved.
   { name: 'attention-listed-across-kinds', scenarios: ['identity.ids-collide-across-kinds'] },
 ];
