@@ -25,11 +25,11 @@ export const gateHoursLater: Scenario[] = [
     needs: ['harness:clock'],
     description:
       'A run leaves node-a committed with a retained result, node-b with an unresolved tier-3 effect and node-c with an unresolved tier-1 effect (prepared, never settled); its driver exits. ' +
-      'A fresh driver whose wall clock runs 1 h ahead (libfaketime), then another at 25 h, resume the run: each asks the gate of every node and re-prepares node-a. ' +
+      'A fresh driver whose wall clock runs 1 h ahead (libfaketime), then another at 25 h, resume the run: each asks the gate of every node, re-prepares node-a and prepares node-b\'s effect again. ' +
       'Nothing in the contract lets the age of a row change what the gate decides: an unresolved row is resolved by an operator or a reconciler, never by time, and a committed row of a resumable run is the evidence the gate reads.',
     asserts: [
       'node-a\'s gate passes and its re-run prepare replays the recorded result, at 1 h and at 25 h',
-      'node-b\'s gate refuses and its row stays unresolved with no resolution',
+      'node-b\'s gate refuses, its effect prepared again is refused, and its row stays unresolved with no resolution',
       'node-c\'s gate does not pass, its row stays unresolved, and its idempotency key is the one its prepare stored',
     ],
     async trial(t) {
@@ -57,6 +57,9 @@ async function checkLater(t: TrialContext, client: JournalClient, held: Held, wh
   await replaysRecorded(t, client, held, RESULT, `node-a's re-run prepare ${when} replays the recorded result`);
   const gateB = await client.op('gate', { scope: { kind: 'run', runId: held.runId, nodeId: 'node-b' }, attempt: 1 });
   t.expect(`node-b's gate ${when} (an unresolved tier-3 row)`, 'refuse', gateB.decision);
+  // An hour-old prepared row is no stale lock to take over: the same call prepared again is still refused (§4).
+  const again = await client.op('prepare', defaultPrepare(t, held.runId, 'node-b'));
+  t.expect(`node-b's effect prepared again ${when}`, 'refuse', again.verdict);
   const gateC = await client.op('gate', { scope: { kind: 'run', runId: held.runId, nodeId: 'node-c' }, attempt: 1 });
   t.check(`node-c's gate ${when} (an unresolved tier-1 row)`, 'reconcile or refuse', gateC.decision, gateC.decision !== 'pass');
   const all = await rows(client);

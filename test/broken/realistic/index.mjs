@@ -205,6 +205,8 @@ export const DIMENSIONS = [
   { name: 'session-resolve-not-durable', scenarios: ['recovery.session-resolution'] },
   // From red team F: a terminal sweep matching the run id with LIKE (retention.sibling-run-ids tried only folded ids).
   { name: 'terminal-sweep-matches-like', scenarios: ['retention.sibling-run-ids'] },
+  // From red team F: a prepared row older than an hour taken over by a new prepare (caught only by generated trials).
+  { name: 'prepare-takes-over-stale', scenarios: ['gate.hours-later.unresolved-and-committed'] },
   // From red team F: declared secret keys matched without case (digest.public-values-count had no declared secret key).
   { name: 'secret-keys-fold-case', scenarios: ['digest.public-values-count'] },
   // Once only the dimensions profile's generated trials caught it (below): the scenario now leaves a run row unresolved.
