@@ -5,16 +5,20 @@ import { accessSync, constants, mkdirSync, renameSync, rmSync, writeFileSync } f
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+/** How a helper is compiled: a program (the default), or a shared library to preload (`-shared -fPIC`, linked with libdl). */
+export type NativeKind = 'program' | 'preload';
+
 /**
- * The helper `name` compiled from `source` into dist/native, named by the source's hash (an edited source is rebuilt),
- * or null where it cannot be had (no cc, a read-only install, a failed build): each caller then keeps its slower way
- * of doing the same. A build racing another's lands whole by rename.
+ * The helper `name` compiled from `source` into dist/native, named by the hash of its source and kind (an edited source
+ * is rebuilt), or null where it cannot be had (no cc, a read-only install, a failed build): each caller then keeps its
+ * slower way of doing the same. A build racing another's lands whole by rename.
  */
-export function nativeBinary(name: string, source: string): string | null {
+export function nativeBinary(name: string, source: string, kind: NativeKind = 'program'): string | null {
   const dir = fileURLToPath(new URL('../native/', import.meta.url));
-  const path = join(dir, `${name}-${createHash('sha256').update(source).digest('hex').slice(0, 12)}`);
+  const hash = createHash('sha256').update(kind === 'program' ? source : `${kind}\0${source}`).digest('hex').slice(0, 12);
+  const path = join(dir, `${name}-${hash}${kind === 'preload' ? '.so' : ''}`);
   try {
-    accessSync(path, constants.X_OK);
+    accessSync(path, kind === 'program' ? constants.X_OK : constants.R_OK);
     return path;
   } catch {
     // Not built yet: build it below.
@@ -23,7 +27,8 @@ export function nativeBinary(name: string, source: string): string | null {
   try {
     mkdirSync(dir, { recursive: true });
     writeFileSync(`${staging}.c`, source);
-    const cc = spawnSync('cc', ['-O2', '-o', staging, `${staging}.c`], { encoding: 'utf8', timeout: 60_000 });
+    const args = kind === 'program' ? ['-O2', '-o', staging, `${staging}.c`] : ['-shared', '-fPIC', '-O2', '-o', staging, `${staging}.c`, '-ldl'];
+    const cc = spawnSync('cc', args, { encoding: 'utf8', timeout: 60_000 });
     if (cc.status !== 0) return null;
     renameSync(staging, path);
     return path;

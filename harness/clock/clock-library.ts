@@ -4,6 +4,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRegisteredTempDir } from '../trial-dir.js';
+import { nativeBinary } from '../../shared/native-build.js';
 import { faketimePairForDriver } from './faketime-shared.js';
 import { CLOCK_SHIM_SOURCE } from './shim-source.js';
 import { SLEEP_FIX_SOURCE } from './sleep-fix-source.js';
@@ -71,8 +72,15 @@ export function libfaketimeLibrary(): string | null {
   return LIBFAKETIME.find((p) => existsSync(p)) ?? null;
 }
 
-/** Compiles a preload library with the machine's cc (the one that builds better-sqlite3); null when there is none or it fails. */
+/**
+ * A preload library compiled with the machine's cc (the one that builds better-sqlite3), once per checkout in
+ * dist/native like the other helpers; where that cannot be (a read-only install, a path LD_PRELOAD cannot list), once
+ * per harness process in a temp directory. Null when there is no cc or the build fails.
+ */
 function buildPreload(name: string, code: string): string | null {
+  const shared = nativeBinary(`preload-${name}`, code, 'preload');
+  // LD_PRELOAD separates its entries by spaces and colons: a path holding one cannot be listed.
+  if (shared !== null && !/[\s:]/.test(shared)) return shared;
   let dir: string;
   try {
     dir = createRegisteredTempDir(tmpdir(), 'tmp-');

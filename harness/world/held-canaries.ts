@@ -18,7 +18,9 @@ export function heldCanaries(data: Buffer, canaries: readonly string[], views: V
   const byNonce = new Map<string, number[]>();
   for (const i of ask) {
     const nonce = NONCE.exec(canaries[i]!)?.[0] ?? '';
-    byNonce.set(nonce, [...(byNonce.get(nonce) ?? []), i]);
+    const group = byNonce.get(nonce);
+    if (group === undefined) byNonce.set(nonce, [i]);
+    else group.push(i);
   }
   for (const [nonce, group] of byNonce) {
     // A view without the nonce holds no canary that carries it; a canary without one ('') is searched for everywhere.

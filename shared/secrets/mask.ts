@@ -8,7 +8,10 @@ import { canaryId } from './canary-nonce.js';
  * masking every secret any trial of this process planted is never wrong, and a writer needs no context.
  */
 const registered = new Map<string, string>();
-let ordered: Array<{ value: string; json: string; mask: string }> = [];
+// The registered values a mask search must look for: every value but a canary under its usual label (those are masked
+// by their shape). Kept apart so registering thousands of canaries costs nothing per registration.
+const searched = new Map<string, string>();
+let ordered: Array<{ value: string; json: string; mask: string }> | null = [];
 
 // Canaries have one recognisable shape, so they are masked even if a writer never heard of the trial that planted them.
 // Dotted forms too (a canary made from Math.random().toString(36) holds one), but never a sentence's final dot.
@@ -22,13 +25,20 @@ export function registerSecret(value: string, label: string): void {
   if (value.length < MIN_SECRET_LENGTH) throw new RangeError(`a secret must have at least ${MIN_SECRET_LENGTH} characters to be masked safely`);
   if (registered.get(value) === label) return;
   registered.set(value, label);
-  // A canary with its usual label is masked by its shape already; only other values need a search each
-  // (so a run that plants thousands of canaries costs no more to mask than one that plants none).
-  // Longest first, so a secret that contains another is masked whole.
-  ordered = [...registered]
-    .filter(([v, l]) => !(CANARY_VALUE.test(v) && l === canaryLabel(v)))
+  if (CANARY_VALUE.test(value) && label === canaryLabel(value)) {
+    if (searched.delete(value)) ordered = null;
+  } else {
+    searched.set(value, label);
+    ordered = null;
+  }
+}
+
+// The searched values, longest first, so a secret that contains another is masked whole; rebuilt only after a change.
+function searchOrder(): Array<{ value: string; json: string; mask: string }> {
+  ordered ??= [...searched]
     .sort(([a], [b]) => b.length - a.length)
     .map(([v, l]) => ({ value: v, json: JSON.stringify(v).slice(1, -1), mask: maskLabel(l) }));
+  return ordered;
 }
 
 /** Every registered value with its label, for a process that masks on this one's behalf (a scenario lane). */
@@ -54,7 +64,7 @@ export function maskLabel(label: string): string {
 /** Text with every canary and registered secret replaced by its mask. */
 export function maskText(text: string): string {
   let out = text;
-  for (const s of ordered) {
+  for (const s of searchOrder()) {
     if (out.includes(s.value)) out = out.split(s.value).join(s.mask);
     if (s.json !== s.value && out.includes(s.json)) out = out.split(s.json).join(s.mask);
   }
@@ -65,7 +75,7 @@ export function maskText(text: string): string {
 export function maskBytes(bytes: Buffer): Buffer {
   let view = bytes.toString('latin1');
   const before = view;
-  for (const s of ordered) {
+  for (const s of searchOrder()) {
     const pattern = Buffer.from(s.value, 'utf8').toString('latin1');
     if (view.includes(pattern)) view = view.split(pattern).join(s.mask);
   }

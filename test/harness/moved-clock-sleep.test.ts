@@ -11,8 +11,20 @@ describe.skipIf(libfaketimeLibrary() === null || spawnSync('python3', ['--versio
   it('puts the sleep fix in front of libfaketime', () => {
     const lib = clockLibrary();
     expect(lib?.kind).toBe('libfaketime');
-    expect(lib?.front).toMatch(/sleep-fix\.so$/);
+    expect(lib?.front).toMatch(/sleep-fix-[0-9a-f]{12}\.so$/);
     expect(movedClockEnv(3)?.['LD_PRELOAD']?.split(':').slice(0, 2)).toEqual([lib!.front, lib!.path]);
+  });
+
+  it('builds the sleep fix once per checkout: every harness process preloads the same file', () => {
+    // The built harness, as ejc runs: two processes, the second finding what the first (or an earlier run) compiled.
+    const module = new URL('../../dist/harness/clock/clock-library.js', import.meta.url).href;
+    const fronts = [1, 2].map(() => {
+      const r = spawnSync(process.execPath, ['--input-type=module', '-e', `const m = await import(${JSON.stringify(module)}); process.stdout.write(m.clockLibrary().front)`], { encoding: 'utf8', timeout: 60_000 });
+      expect(r.status, r.stderr).toBe(0);
+      return r.stdout;
+    });
+    expect(fronts[0]).toMatch(/\/dist\/native\/preload-sleep-fix-[0-9a-f]{12}\.so$/);
+    expect(fronts[1]).toBe(fronts[0]);
   });
 
   it('lets python3 sleep and wait on the monotonic clock while its wall clock runs 25 hours ahead', () => {

@@ -19,6 +19,17 @@ describe('masking', () => {
     expect(() => registerSecret('short', 'x')).toThrow(/at least 8 characters/);
   });
 
+  it('masks a canary registered under another label by that label, and by its usual one once registered under it again', () => {
+    const canary = 'EJC-CANARY-relabel0042';
+    registerSecret(canary, 'impl-secret:relabelled');
+    expect(maskText(`x ${canary} y`)).toBe('x [masked impl-secret:relabelled] y');
+    registerSecret(canary, canaryLabel(canary));
+    expect(maskText(`x ${canary} y`)).toBe(`x [masked ${canaryLabel(canary)}] y`);
+    // Thousands of canaries under their usual labels: each masked by its shape, none searched for by value.
+    for (let i = 0; i < 2000; i++) registerSecret(`EJC-CANARY-bulk${i}x`, canaryLabel(`EJC-CANARY-bulk${i}x`));
+    expect(maskText('EJC-CANARY-bulk1999x')).toBe(`[masked ${canaryLabel('EJC-CANARY-bulk1999x')}]`);
+  });
+
   it('masks bytes without corrupting what surrounds them, and returns the same buffer when there is nothing to mask', () => {
     const bytes = Buffer.concat([Buffer.from([0, 255, 1]), Buffer.from(` ${CANARY} `), Buffer.from('é token-0123456789', 'utf8')]);
     registerSecret('token-0123456789', 'impl-secret:short');
