@@ -211,6 +211,8 @@ export const DIMENSIONS = [
   { name: 'secret-keys-fold-case', scenarios: ['digest.public-values-count'] },
   // Once only the dimensions profile's generated trials caught it (below): the scenario now leaves a run row unresolved.
   { name: 'attention-listed-across-kinds', scenarios: ['identity.ids-collide-across-kinds'] },
+  // From red team G: a session read of the first page only (gate.scale had a thousand run rows, no session had more than a few).
+  { name: 'session-read-first-page', scenarios: ['disclosure.scale.long-session'] },
 ];
 
 /**
