@@ -13,7 +13,7 @@ import { buildRun, type BuiltRun } from './build.js';
 import { CanaryBook } from './canaries.js';
 import type { Activity, Features, Step, TrialCase } from './case.js';
 import { ScanMemo, scanJournalDir } from './scan.js';
-import { checkHistory } from '../model/check-history.js';
+import { GrowingHistoryCheck } from '../model/check-history.js';
 import { CrashSchedule, TrialClock } from './schedule.js';
 
 /** A session's engine-side memory: turn numbers handed out and what each turn prepared. */
@@ -109,8 +109,13 @@ export class Exec {
     await this.guard(() => this.finalObservations(), null);
   }
 
+  // Checked after every step: only the events added since the last step are walked (the trial's verdict is the whole
+  // history's, checked once more at its end).
+  #model: GrowingHistoryCheck | null = null;
+
   private violated(): boolean {
-    return checkHistory(this.t.history ?? [], { tierMode: this.t.capabilities.tierMode, gate: this.t.capabilities.gate }).failure !== null;
+    this.#model ??= new GrowingHistoryCheck({ tierMode: this.t.capabilities.tierMode, gate: this.t.capabilities.gate });
+    return this.#model.check(this.t.history ?? []).failure !== null;
   }
 
   private async step(step: Step): Promise<void> {

@@ -32,6 +32,29 @@ export function checkHistory(history: readonly HistoryEvent[], config: ModelConf
   return run.result();
 }
 
+/**
+ * The model's verdict on a history that keeps growing (a trial checked after every step), walking only the events added
+ * since the last call. It answers what checkHistory answers on the whole history: an operation that was still in
+ * flight when earlier ones were walked (sent before the latest answer walked) could belong to their concurrent segment,
+ * so that history is walked again from the start.
+ */
+export class GrowingHistoryCheck {
+  #checker: Checker | null = null;
+  /** Times the history was walked again from its start (an operation in flight when earlier ones were walked). */
+  rewalks = 0;
+
+  constructor(readonly config: ModelConfig) {}
+
+  check(history: readonly HistoryEvent[]): ModelReport {
+    const c = this.#checker;
+    if (c === null || history.length < c.walked || history.slice(c.walked).some((e) => e.kind === 'op' && e.sent <= c.lastAnswered)) {
+      if (c !== null) this.rewalks += 1;
+      this.#checker = new Checker(history, this.config);
+    } else if (c.failure === null) c.extend(history);
+    return this.#checker!.result();
+  }
+}
+
 // Past this many possible journals the branches are merged by state; a trial never gets near it unless uncertainties pile up.
 const MAX_WORLDS = 64;
 
@@ -39,7 +62,6 @@ class Checker {
   readonly checks: Partial<Record<ClauseId, number>> = {};
   failure: (Failure & { at: number }) | null = null;
   worlds: MState[] = [EMPTY];
-  readonly canaries: OpEnv['canaries'];
   readonly faults = new Map<string, Set<string>>();
   readonly live = new Set<string>();
   readonly othersAtOpen = new Map<string, number>();
@@ -48,28 +70,42 @@ class Checker {
   /** The logical effect each tier-1 key reached a target for first. */
   readonly keyOwners = new Map<string, string>();
   readonly kxm = new KxmChecker();
+  /** How many events of the history have been walked, and the latest answer among the operations walked. */
+  walked = 0;
+  lastAnswered = -Infinity;
+  history: readonly HistoryEvent[];
+  readonly canaries: Array<OpEnv['canaries'][number]> = [];
 
   constructor(
-    readonly history: readonly HistoryEvent[],
+    history: readonly HistoryEvent[],
     readonly config: ModelConfig,
   ) {
-    this.canaries = history.flatMap((e) => (e.kind === 'canary' ? [{ id: e.id, role: e.role, value: e.value }] : []));
-    this.walk();
+    this.history = history;
+    this.extend(history);
+  }
+
+  /** Walks the events of `history` past those already walked (it holds them, unchanged, as its beginning). */
+  extend(history: readonly HistoryEvent[]): void {
+    const from = this.walked;
+    this.history = history;
+    for (const e of history.slice(from)) if (e.kind === 'canary') this.canaries.push({ id: e.id, role: e.role, value: e.value });
+    this.walk(from);
+    this.walked = history.length;
   }
 
   result(): ModelReport {
     return { checks: this.checks, failure: this.failure, worlds: this.worlds.length };
   }
 
-  private walk(): void {
+  private walk(from: number): void {
     const h = this.history;
     // firstSent[k]: the earliest request among the operations at k and after.
     const firstSent: number[] = new Array<number>(h.length + 1).fill(Infinity);
-    for (let k = h.length - 1; k >= 0; k--) {
+    for (let k = h.length - 1; k >= from; k--) {
       const ev = h[k]!;
       firstSent[k] = Math.min(firstSent[k + 1]!, ev.kind === 'op' ? ev.sent : Infinity);
     }
-    for (let i = 0; i < h.length && this.failure === null; ) {
+    for (let i = from; i < h.length && this.failure === null; ) {
       const e = h[i]!;
       if (e.kind !== 'op') {
         this.other(e, i);
@@ -96,6 +132,7 @@ class Checker {
       const lastOp = ops[ops.length - 1]!.at;
       const inside = later.filter((x) => x.at < lastOp);
       const after = later.filter((x) => x.at > lastOp);
+      this.lastAnswered = Math.max(this.lastAnswered, end);
       if (ops.length === 1) this.sequential(ops[0]!.ev, ops[0]!.at);
       else this.concurrent(ops);
       for (const x of inside) if (this.failure === null) this.other(x.ev, x.at);
