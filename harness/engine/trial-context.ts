@@ -159,6 +159,9 @@ export class TrialContext {
       this.world.nextGeneration();
       this.record.restart(name, journalDir);
     }
+    // Made before the driver starts, and only then listed as made: a driver that fails to start must not leave a listed
+    // directory missing, which would read as the harness's files removed under it (a harness fault hiding the failure).
+    mkdirSync(journalDir, { recursive: true });
     this.#journalDirs.add(journalDir);
     const handle = await this.#startOrTakeAhead(label, this.#driverCount, options.launch ?? this.#launch, options.env);
     this.#drivers.add(handle);
@@ -166,7 +169,6 @@ export class TrialContext {
     this.note({ kind: 'driver', driver: handle.label, journal: journalDir, restart, clock: options.env?.['FAKETIME'] ?? null });
     // Every announced point is armed, so a plan made mid-phase can still stop there; a scenario that never kills at a
     // point may arm fewer (`armed`): an unarmed point costs the journal nothing, a held one a round trip.
-    mkdirSync(journalDir, { recursive: true });
     const armed = options.armed === undefined ? handle.hello.capabilities.crashPoints : handle.hello.capabilities.crashPoints.filter((p) => options.armed!.includes(p));
     // `open: false` leaves the open to the scenario, for one that kills inside it (sweep.open.every-write).
     if (options.open === false) return client;
