@@ -9,6 +9,11 @@ import type { OperationName, OpParams, OpResult, RefusalCode } from '../../share
 import type { JournalClient } from '../../harness/engine/journal-client.js';
 import type { TrialContext } from '../../harness/engine/trial-context.js';
 
+/** Rounds of cp07.concurrent-prepare.many-races: each costs two prepares, and each is one more chance at the window. */
+const RACES = 200;
+/** Driver processes in each round of it: every pair of them is one more race per round. */
+const RIVALS = 4;
+
 export const cp07cp08: Scenario[] = [
   defineScenario({
     id: 'cp07.concurrent-prepare.race',
@@ -33,6 +38,39 @@ export const cp07cp08: Scenario[] = [
       t.check('physical writes', '<= 1', t.world.counts().physicalWrites, t.world.counts().physicalWrites <= 1);
       const after = await snapshotAfter(t, a);
       t.expect('rows for the identity', 1, after.length);
+    },
+  }),
+  defineScenario({
+    id: 'cp07.concurrent-prepare.many-races',
+    title: `${RIVALS} driver processes race ${RACES} times, each time preparing one fresh identity at the same moment`,
+    spec: 'effect-journal §12.7, §2 EffectIdentity ("a duplicate identity is refused")',
+    tags: ['crash-matrix', 'run', 'concurrency'],
+    needs: [],
+    description:
+      `cp07.concurrent-prepare.race, ${RACES} times over and with ${RIVALS} processes: each round sends the same prepare of a fresh identity to ${RIVALS} driver processes on the same files at once. ` +
+      'A journal whose lookup and insert are two transactions (or whose identity index is not unique) loses only when a rival looks up between them, a window one race rarely hits and many races hit. ' +
+      'Every round must end with exactly one proceed and the other prepares refused, and one row per identity.',
+    asserts: [`in every round exactly one of the ${RIVALS} prepares proceeds and the others are refused`, 'one row per identity'],
+    async trial(t) {
+      const drivers: JournalClient[] = [];
+      for (let i = 0; i < RIVALS; i++) drivers.push(await t.driver(i === 0 ? 'primary' : 'rival'));
+      const runId = t.rng.id('run');
+      const lost: string[] = [];
+      const codes = new Set<RefusalCode>();
+      // Stops at the first round lost: it has made the point.
+      for (let round = 0; round < RACES && lost.length === 0; round++) {
+        const params = defaultPrepare(t, runId, `node-${round}`);
+        const verdicts = await Promise.all(drivers.map((d) => d.op('prepare', params)));
+        const proceeds = verdicts.filter((v) => v.verdict === 'proceed').length;
+        if (proceeds !== 1) lost.push(`round ${round + 1} (node-${round}): ${proceeds} of ${RIVALS} prepares proceeded`);
+        for (const v of verdicts) if (v.verdict === 'refuse') codes.add(v.code);
+      }
+      t.expect('rounds that did not end in exactly one proceed', [], lost);
+      for (const code of [...codes].sort()) noteRefusalCode(t, 'a refused prepare', [{ verdict: 'refuse', codes: ANOTHER_ATTEMPT }], code);
+      const after = (await snapshotAfter(t, drivers[0]!)).filter((r) => r.scope.kind === 'run' && r.scope.runId === runId);
+      const perIdentity = new Map<string, number>();
+      for (const r of after) if (r.scope.kind === 'run') perIdentity.set(r.scope.nodeId, (perIdentity.get(r.scope.nodeId) ?? 0) + 1);
+      t.expect('identities with more than one row', [], [...perIdentity].filter(([, n]) => n > 1).map(([node]) => node));
     },
   }),
   defineScenario({

@@ -11,6 +11,11 @@ export interface DefectTarget {
   readonly after?: () => void;
   /** Further evidence the report must carry for this defect (throws when it does not). */
   readonly evidence?: (report: Report) => void;
+  /**
+   * A bug that loses only a real race between processes: its scenarios run on seeds 1, 2, … up to this many times until
+   * one run fails them (each run of cp07.concurrent-prepare.many-races catches such a journal about nine times in ten).
+   */
+  readonly attempts?: number;
 }
 
 export const DEFECT_TARGETS: readonly DefectTarget[] = [

@@ -5,12 +5,12 @@ import type { Launch } from '../../reports/schema.js';
 import { realisticTarget, type RealisticTarget } from './realistic-target.js';
 
 const realistic = (await import(new URL('../broken/realistic/index.mjs', import.meta.url).href)) as {
-  DIMENSIONS: Array<{ name: string; scenarios: string[] }>;
+  DIMENSIONS: Array<{ name: string; scenarios: string[]; attempts?: number }>;
   realisticModule: (name: string) => string;
 };
 
 /** One catalogue entry per journal of the DIMENSIONS list. */
-export const DIMENSION_TARGETS: readonly RealisticTarget[] = realistic.DIMENSIONS.map(({ name, scenarios }) => realisticTarget(realistic.realisticModule(name), name, scenarios));
+export const DIMENSION_TARGETS: readonly RealisticTarget[] = realistic.DIMENSIONS.map(({ name, scenarios, attempts }) => realisticTarget(realistic.realisticModule(name), name, scenarios, attempts === undefined ? {} : { attempts }));
 
 /** The scenario families added for the dimensions. */
 export const DIMENSION_FAMILIES = ['digest.public-values-count', 'digest.credential-forms-fixed', 'identity.*', '*.scale.*'];

@@ -15,13 +15,13 @@ export function realisticTarget(
   module: string,
   name: string,
   scenarios: readonly string[],
-  options: { setup?: Pick<DefectTarget, 'before' | 'after'>; also?: (report: Report) => void } = {},
+  options: { setup?: Pick<DefectTarget, 'before' | 'after'>; also?: (report: Report) => void; attempts?: number } = {},
 ): RealisticTarget {
   const evidence = (report: Report): void => {
     expectFailed(report, scenarios);
     options.also?.(report);
   };
-  return { module, target: { defect: `realistic/${name}`, scenarios, ...options.setup, evidence } };
+  return { module, target: { defect: `realistic/${name}`, scenarios, ...options.setup, evidence, ...(options.attempts === undefined ? {} : { attempts: options.attempts }) } };
 }
 
 /** Throws unless every one of `scenarios` is in the report as failed. */

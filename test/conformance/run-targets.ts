@@ -5,18 +5,18 @@ import { runConformance } from '../../runner/run-conformance.js';
 import type { Launch, Report } from '../../reports/schema.js';
 
 /** The report of `scenarios` run against `module` started with `options`, as the target tables state them. */
-export function runTargetScenarios(module: string, options: Record<string, string>, scenarios: readonly string[]): Promise<Report> {
+export function runTargetScenarios(module: string, options: Record<string, string>, scenarios: readonly string[], seed = 1): Promise<Report> {
   // A Python journal speaks the wire protocol itself; it takes no adapter options.
-  return runLaunchScenarios(module.endsWith('.py') ? { kind: 'command', command: `python3 ${module}` } : { kind: 'module', module, options }, scenarios);
+  return runLaunchScenarios(module.endsWith('.py') ? { kind: 'command', command: `python3 ${module}` } : { kind: 'module', module, options }, scenarios, seed);
 }
 
-/** The named scenarios on seed 1 against any launch, nothing kept. */
-export function runLaunchScenarios(launch: Launch, scenarios: readonly string[]): Promise<Report> {
+/** The named scenarios on seed 1 (or `seed`) against any launch, nothing kept. */
+export function runLaunchScenarios(launch: Launch, scenarios: readonly string[], seed = 1): Promise<Report> {
   return runConformance({
     launch,
     scenarioPatterns: [...scenarios],
     tags: [],
-    seed: 1,
+    seed,
     shard: null,
     expectFailures: new Set(),
     keep: 'none',

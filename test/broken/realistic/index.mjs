@@ -213,6 +213,9 @@ export const DIMENSIONS = [
   { name: 'attention-listed-across-kinds', scenarios: ['identity.ids-collide-across-kinds'] },
   // From red team G: a session read of the first page only (gate.scale had a thousand run rows, no session had more than a few).
   { name: 'session-read-first-page', scenarios: ['disclosure.scale.long-session'] },
+  // From red team G: the identity looked up under the write lock in one transaction, inserted in a second (the forced
+  // interleaving of cp07.concurrent-prepare.interleaved cannot get between them; only real races can, hence attempts).
+  { name: 'prepare-check-locked-then-insert', scenarios: ['cp07.concurrent-prepare.many-races'], attempts: 3 },
 ];
 
 /**
