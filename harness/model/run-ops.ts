@@ -5,6 +5,8 @@ import { nodeRows, rowById, stateAllowed, stateExpected, withRow, withoutRows, t
 import { fail, firstFailure, ok, type OpEnv, type Outcome } from './outcome.js';
 import type { OpAnswer } from './history.js';
 
+const UNRESOLVED_STATES: readonly string[] = ['prepared', 'ambiguous', 'needs_attention'];
+
 /** settle: a prepared row settles once, committed (a run row keeps its result, a session row never) or ambiguous. */
 export function settleAnswered(state: MState, p: SettleRequest, answer: OpAnswer, env: OpEnv): Outcome {
   const row = rowById(state, p.effectId);
@@ -23,7 +25,11 @@ export function settleAnswered(state: MState, p: SettleRequest, answer: OpAnswer
     return fail('state.machine', `settle of the prepared row ${p.effectId}`, `${p.state}`, describe(answer));
   }
   const result = answer.kind === 'result' ? (answer.result as { effectId?: string; state?: string }) : {};
-  if (result.effectId !== p.effectId || result.state !== p.state) return fail('state.machine', `settle answer for ${p.effectId}`, { effectId: p.effectId, state: p.state }, result);
+  // An ambiguous settle leaves the row unresolved, and which unresolved state it shows is the journal's choice
+  // (protocol.md: "an unresolved row's state: prepared, ambiguous or needs_attention | free"; §6: ambiguous -->
+  // needs_attention for tier 3): a journal may store and answer needs_attention at once.
+  const answered = p.state === 'ambiguous' ? UNRESOLVED_STATES.includes(result.state ?? '') : result.state === p.state;
+  if (result.effectId !== p.effectId || !answered) return fail('state.machine', `settle answer for ${p.effectId}`, { effectId: p.effectId, state: p.state === 'ambiguous' ? 'prepared | ambiguous | needs_attention' : p.state }, result);
   return ok(settled(state, row, p, env), 'state.machine');
 }
 

@@ -30,6 +30,7 @@ export const ALLOWED_TARGETS: readonly AllowedTarget[] = [
   { variant: 'resolution-epoch-ms', scenarios: ['recovery.operator-resolution', 'sweep.resolve.every-write'] },
   { variant: 'resolution-iso-basic', scenarios: ['recovery.operator-resolution', 'recovery.session-resolution'] },
   { variant: 'gate-read-error-answer', scenarios: ['gate.read-failure-refuses'] },
+  { variant: 'ambiguous-settles-to-attention', scenarios: ['s8e.batch', 's8e.unknown.dispatch-lost', 's8e.restart.replay-reuses-record', 's8e.kill.every.after-dispatch', 'explore.mixed', 'cp03.after-dispatch.tier3', 'sweep.settle.every-write'] },
   { variant: 'accepted-as-committed', scenarios: ['recovery.operator-resolution', 'sweep.resolve.every-write', 'concurrency.long-lived.resolved-elsewhere'] },
   { variant: 'optional-fields-absent', scenarios: ['gate.every-cell', 'cp10.session.disclose-once', 'disclosure.legacy-placeholder', 'cp09.tier2.receipt-absent.reconciling', 'cp09.tier2.receipt-found.reconciling', 'cp07.concurrent-prepare.race', 'recovery.operator-resolution'] },
   { variant: 'keys-tier1-only', scenarios: ['cp03.after-dispatch.tier3', 'cp09.tier2.receipt-absent.reconciling', 'cp09.tier2.receipt-found.reconciling', 'cp10.session.disclose-once'] },
