@@ -74,7 +74,7 @@ describe('sections.s8e of a broken journal', () => {
   it('an ambiguous settle recorded as a commit fails the batch, and the honest report still verifies', async () => {
     const broken = await runConformance(options({ kind: 'module', module: BROKEN, options: { defect: 'ambiguous-settles-committed' } }));
     expect(broken.verdict).toBe('nonconformant');
-    expect(broken.scenarios[0]!.reason).toBe('assertion failed: the unknown is left ambiguous in the journal after cancellation');
+    expect(broken.scenarios[0]!.reason).toBe('assertion failed: the unknown is left unresolved in the journal after cancellation (prepared, ambiguous or needs_attention)');
     expect(entryOf(broken).unknown[0]!.journalState).toBe('committed');
     expect(verifyReport(broken)).toEqual({ ok: true, problems: [] });
   });
