@@ -59,7 +59,7 @@ export const s8eReadback: Scenario[] = [
       'A three-action batch: a write, a write cancelled after dispatch whose request the harness\'s target never receives (the cancellation won the race), and a replay of the first. ' +
       'The driver is SIGKILLed after the cancelled action; a fresh driver resolves the unknown. The journal must ask for reconciliation of the ambiguous tier-1 row, never treat it as landed: the target\'s ledger shows whether a write exists.',
     asserts: [
-      'the cancelled action is unknown_pending_readback and its row ambiguous, also after the restart',
+      'the cancelled action is unknown_pending_readback and its row unresolved (prepared, ambiguous or needs_attention), also after the restart',
       'the unknown resolves to replayed_confirmed only through a retry under its stored key: one physical write during the read-back',
       'the journal never lists the unknown committed while the target holds no write of it',
       'states: 1 confirmed, 1 idempotent replay, 1 unknown; 2 physical writes, 0 duplicate writes; the fold labels issue-1 only',
