@@ -23,6 +23,9 @@ export interface AllowedReading {
   readonly digest: string;
 }
 
+/** Short key names of credentials that no credential word names (a detector may or may not recognize them). */
+const SHORT_CREDENTIAL_KEYS: ReadonlySet<string> = new Set(['pin', 'otp', 'cvv', 'cvc']);
+
 /**
  * The readings §11 leaves open, each as a rewrite of the args that the reference's projection then masks alike. §11
  * keeps "the existing port-shaped exception" for -p without defining port-shaped: docs/protocol.md lets a port
@@ -30,6 +33,8 @@ export interface AllowedReading {
  */
 const OTHER_READINGS: ReadonlyArray<{ choice: string; rewrite: (value: unknown) => unknown }> = [
   { choice: 'a port mapping or range after -p read as a secret (only a bare port number kept)', rewrite: maskPortMappings },
+  // protocol.md: "a detector's reading of an unnamed credential-looking key" is free; a PIN or one-time code is one.
+  { choice: `a key named ${[...SHORT_CREDENTIAL_KEYS].join(', ')} read as a credential key (its value masked whole)`, rewrite: maskShortCredentialKeys },
 ];
 
 /** Every vector, computed now by the reference journal's redaction. */
@@ -44,6 +49,18 @@ export function buildDigestVectors(cases: readonly VectorCase[] = VECTOR_CASES):
     });
     return { ...c, projection, canonical: argsCanonical(c.args, c.secretArgKeys), digest, ...(alternatives.length === 0 ? {} : { alternatives }) };
   });
+}
+
+// Every member, at any depth, whose key is one of SHORT_CREDENTIAL_KEYS (in any case), masked whole.
+function maskShortCredentialKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(maskShortCredentialKeys);
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) {
+    const member = SHORT_CREDENTIAL_KEYS.has(key.toLowerCase()) ? REDACTED : maskShortCredentialKeys((value as Record<string, unknown>)[key]);
+    Object.defineProperty(out, key, { value: member, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
 }
 
 // Every -p value in an argument vector that is not a bare port number, masked (separate or inline).

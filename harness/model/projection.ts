@@ -39,7 +39,7 @@ export function project(view: ArgsView, mode: 'strict' | 'loose'): unknown {
 export function keyClass(key: string): 'credential' | 'ambiguous' | 'public' {
   const k = normalize(key);
   if (CREDENTIAL_KEYS.has(k)) return 'credential';
-  return CREDENTIAL_HINTS.some((hint) => k.includes(hint)) ? 'ambiguous' : 'public';
+  return CREDENTIAL_HINTS.some((hint) => k.includes(hint)) || SHORT_CREDENTIAL_NAMES.has(k) ? 'ambiguous' : 'public';
 }
 
 /** The credential key names the model is sure any detector recognizes (normalized: lower case, letters and digits). */
@@ -51,6 +51,8 @@ export const CREDENTIAL_PARAMS: ReadonlySet<string> = new Set(['token', 'accesst
 /** Argument-vector flags the model is sure name a credential (`--token x`, `--password=x`). */
 export const CREDENTIAL_FLAGS: ReadonlySet<string> = new Set(['token', 'password', 'secret', 'apikey', 'accesstoken']);
 // Substrings that make a name look like a credential without the contract naming it: a detector may or may not mask it.
+// Whole names of credentials no hint covers (a PIN, a one-time code, a card's check digits): ambiguous too.
+const SHORT_CREDENTIAL_NAMES: ReadonlySet<string> = new Set(['pin', 'otp', 'cvv', 'cvc']);
 const CREDENTIAL_HINTS = ['pass', 'secret', 'token', 'auth', 'key', 'cookie', 'credential', 'sig', 'pwd', 'session', 'private', 'cert', 'bearer', 'nonce'];
 
 const MASK = '\u0000masked';

@@ -32,10 +32,17 @@ describe('docs/digest-vectors.json', () => {
   });
 
   it('gives the other reading of a port mapping after -p, and only where it differs', () => {
-    const withOthers = file.vectors.filter((v) => (v.alternatives ?? []).length > 0);
+    const withOthers = file.vectors.filter((v) => (v.alternatives ?? []).some((a) => a.choice.includes('after -p')));
     expect(withOthers.map((v) => v.name)).toEqual(['the -p port exception']);
     expect(withOthers[0]!.alternatives![0]!.canonical).toContain('"-p","[redacted]","img"');
     expect(withOthers[0]!.alternatives![0]!.canonical).toContain('"-p",2222');
+  });
+
+  it('gives the other reading of an unnamed credential-looking key (pin) wherever a vector holds one, at any depth', () => {
+    const withPin = file.vectors.filter((v) => (v.alternatives ?? []).some((a) => a.choice.startsWith('a key named pin')));
+    expect(withPin.map((v) => v.name)).toEqual(['declared secret key is top-level only', 'unlabelled secrets stay public']);
+    expect(withPin[0]!.alternatives![0]!.canonical).toBe('{"outer":{"pin":"[redacted]"}}');
+    expect(withPin[1]!.alternatives![0]!.canonical).toContain('"pin":"[redacted]"');
   });
 
   it('keeps "__proto__" an own data member of args and projection, as read from the file', () => {
