@@ -53,6 +53,7 @@ import { digestPublicValues } from './digest/public-values-count.js';
 import { identityCollisions } from './identity/ids-collide-across-kinds.js';
 import { gateScale } from './gate/scale.js';
 import { longSession } from './disclosure/long-session.js';
+import { lateSettle } from './concurrency/late-settle.js';
 
 export interface ScenarioInfo {
   id: string;
@@ -69,7 +70,7 @@ let cached: Scenario[] | null = null;
 /** Every scenario, sorted by id; ids are unique (checked here, once). */
 export function allScenarios(): Scenario[] {
   if (cached) return cached;
-  const all = [...cp01, ...cp02cp03, ...cp04cp05, ...cp06, ...cp07cp08, ...cp09, ...cp10, ...cp11run, ...cp11session, ...sessionAcceptance, ...secrets, ...secretShapes, ...journalContract, ...sessionResolution, ...journalDigest, ...sweepEveryWrite, ...kxmRecovery, ...kxmResolution, ...kxmCancelLease, ...kxmRaces, ...s8e, ...s8eReadback, ...exploreFamily, ...edgeDigest, ...edgeErasure, ...edgeKxm, ...edgeSessions, ...metamorphicGate, ...metamorphicIdentity, ...metamorphicRefusals, ...metamorphicStateMachine, ...claimsHello, ...blindIdentity, ...blindKxm, ...blindRetention, ...blindSessions, ...blind2Identity, ...blind2OpenSweep, ...blind2Replay, ...blind3Identity, ...blind3Concurrency, ...longLivedConcurrency, ...gapPoints, ...gapWrittenFiles, ...secretsSize, ...gateHoursLater, ...retentionDaysLater, ...sweepEveryOp, ...digestPublicValues, ...identityCollisions, ...gateScale, ...longSession];
+  const all = [...cp01, ...cp02cp03, ...cp04cp05, ...cp06, ...cp07cp08, ...cp09, ...cp10, ...cp11run, ...cp11session, ...sessionAcceptance, ...secrets, ...secretShapes, ...journalContract, ...sessionResolution, ...journalDigest, ...sweepEveryWrite, ...kxmRecovery, ...kxmResolution, ...kxmCancelLease, ...kxmRaces, ...s8e, ...s8eReadback, ...exploreFamily, ...edgeDigest, ...edgeErasure, ...edgeKxm, ...edgeSessions, ...metamorphicGate, ...metamorphicIdentity, ...metamorphicRefusals, ...metamorphicStateMachine, ...claimsHello, ...blindIdentity, ...blindKxm, ...blindRetention, ...blindSessions, ...blind2Identity, ...blind2OpenSweep, ...blind2Replay, ...blind3Identity, ...blind3Concurrency, ...longLivedConcurrency, ...gapPoints, ...gapWrittenFiles, ...secretsSize, ...gateHoursLater, ...retentionDaysLater, ...sweepEveryOp, ...digestPublicValues, ...identityCollisions, ...gateScale, ...longSession, ...lateSettle];
   const seen = new Set<string>();
   for (const s of all) {
     if (seen.has(s.id)) throw new Error(`duplicate scenario id ${s.id}`);
