@@ -21,7 +21,9 @@ export function settleAnswered(state: MState, p: SettleRequest, answer: OpAnswer
   }
   if (err !== null) {
     if (err === 'settle_write_failed' && env.faults.has('settle_write_fails')) return ok(state, 'state.machine');
-    if (err === 'settle_already_settled' && row.sub === 'attention') return ok(state, 'state.machine');
+    // A row moved to needs_attention, or resolved by an operator, is no longer prepared (protocol.md: settle_already_settled);
+    // a journal that keeps a resolved row's state prepared may take the late answer instead (below).
+    if (err === 'settle_already_settled' && (row.sub === 'attention' || row.resolution !== null)) return ok(state, 'state.machine');
     return fail('state.machine', `settle of the prepared row ${p.effectId}`, `${p.state}`, describe(answer));
   }
   const result = answer.kind === 'result' ? (answer.result as { effectId?: string; state?: string }) : {};

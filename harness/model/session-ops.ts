@@ -118,6 +118,8 @@ function disclosedId(d: Disclosure, effects: SessionReadResult['effects'], sessi
     (e) =>
       (d.effectId === undefined || d.effectId === e.effectId) && scope.sessionId === sessionId && e.scope.kind === 'session' && e.scope.turn === scope.turn && e.slot === d.slot && e.toolId === d.toolId && (d.state === undefined || d.state === e.state),
   );
-  // Two rows at one address (a discarded row kept beside its successor): an address names the one not yet disclosed.
-  return (hits.find((e) => !taken.has(e.effectId)) ?? hits[0])?.effectId ?? null;
+  // Two rows at one address (a discarded row kept beside its successor): an address names the one not yet disclosed,
+  // and of those the one without a resolution, whose disclosure §8 requires (a resolved row's is optional).
+  const open = hits.filter((e) => !taken.has(e.effectId));
+  return (open.find((e) => e.resolution === null || e.resolution === undefined) ?? open[0] ?? hits[0])?.effectId ?? null;
 }

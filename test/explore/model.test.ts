@@ -321,6 +321,45 @@ describe('a history, folded through the model', () => {
     expect(read('discarded', [], true)?.clause).toBe('retention.captured');
   });
 
+  // protocol.md: settle_already_settled answers a settle of a row that is no longer prepared, and a resolved row is not:
+  // a late settle after an operator's resolution may be refused so (red team H, seed 13 of explore.mixed), or taken.
+  it('lets a late settle of an operator-resolved session row be refused as settled, or taken', () => {
+    const sprep = { ...prep('r'), correlation: { kind: 'session', sessionId: 's', turn: 1 } };
+    const row = { effectId: '1', scope: { kind: 'session', sessionId: 's', turn: 1 }, slot: 0, toolId: 't', tier: 3, state: 'prepared', argsDigest: 'v5:x', idempotencyKey: null, resultRetained: false, resolution: { decision: 'accepted', actor: 'op', at: '2026-01-01T00:00:00Z' }, attempt: { nodeAttempt: null, providerAttempt: 1, callId: 'c', ownerId: 'o', generation: 0 } };
+    const late = (answer: OpAnswer) =>
+      checkHistory(
+        history((b) => {
+          b.op('p#1', 'prepare', sprep, ok({ verdict: 'proceed', effectId: '1', idempotencyKey: null }));
+          b.op('p#2', 'resolve', { effectId: '1', decision: 'accepted', actor: 'op' }, ok(row));
+          b.op('p#1', 'settle', { effectId: '1', state: 'committed', result: null }, answer);
+        }),
+        { tierMode: 'conservative' },
+      ).failure;
+    expect(late({ kind: 'error', code: 'settle_already_settled', message: 'resolved' })).toBeNull();
+    expect(late(ok({ effectId: '1', state: 'committed' }))).toBeNull();
+    expect(late({ kind: 'error', code: 'settle_no_row', message: 'no row' })?.clause).toBe('state.machine');
+  });
+
+  // A discarded row kept beside its successor at one address (protocol.md allows it), disclosures named by address and
+  // state only: the disclosure is the successor's, whose disclosure §8 requires (red team H, seeds 5 and 26).
+  it('credits a disclosure by address to the unresolved row, not to a discarded one kept beside it', () => {
+    const sprep = (callId: string) => ({ ...prep('r'), correlation: { kind: 'session', sessionId: 's', turn: 1 }, audit: { providerAttempt: 1, callId, ownerId: 'o', generation: 0 } });
+    const rowOf = (id: string, callId: string, resolution: unknown) => ({ effectId: id, scope: { kind: 'session', sessionId: 's', turn: 1 }, slot: 0, toolId: 't', tier: 3, state: 'prepared', argsDigest: 'v5:x', idempotencyKey: null, resultRetained: false, resolution, attempt: { nodeAttempt: null, providerAttempt: 1, callId, ownerId: 'o', generation: 0 } });
+    const discarded = rowOf('1', 'c1', { decision: 'discarded', actor: 'op', at: '2026-01-01T00:00:00Z' });
+    const successor = rowOf('2', 'c2', null);
+    const byAddress = { scope: { kind: 'session', sessionId: 's', turn: 1 }, slot: 0, toolId: 't', state: 'prepared', reason: 'unresolved' };
+    const failure = checkHistory(
+      history((b) => {
+        b.op('p#1', 'prepare', sprep('c1'), ok({ verdict: 'proceed', effectId: '1', idempotencyKey: null }));
+        b.op('p#1', 'resolve', { effectId: '1', decision: 'discarded', actor: 'op' }, ok(discarded));
+        b.op('p#1', 'prepare', sprep('c2'), ok({ verdict: 'proceed', effectId: '2', idempotencyKey: null }));
+        b.op('p#1', 'sessionRead', { sessionId: 's', transcript: [] }, ok({ effects: [discarded, successor], disclosures: [byAddress], captured: [] }));
+      }),
+      { tierMode: 'conservative' },
+    ).failure;
+    expect(failure).toBeNull();
+  });
+
   it('judges byte scans by the role of each planted canary', () => {
     const h = (role: 'arg' | 'run-result'): HistoryEvent[] => [
       { kind: 'canary', id: 0, role, value: 'EJC-CANARY-tZ' },
