@@ -1,11 +1,10 @@
 // Compares what a resume disclosed with what §8 requires: by effect address and state, accepting any conservative reason.
-import type { DisclosureReason, EffectState } from '../shared/protocol/schemas.js';
+import { isUnresolvedState, type DisclosureReason } from '../shared/protocol/schemas.js';
 import type { Disclosed } from '../harness/engine/session-engine.js';
 import type { TrialContext } from '../harness/engine/trial-context.js';
 
 /** The reasons a committed row may be disclosed under "conservatively as possibly incomplete" (§8). */
 export const CONSERVATIVE_REASONS: readonly DisclosureReason[] = ['turn_incomplete', 'unattributable', 'legacy'];
-const UNRESOLVED_STATES: readonly EffectState[] = ['prepared', 'ambiguous', 'needs_attention'];
 
 /**
  * Expected disclosures are `<address>:unresolved`, `<address>:turn_incomplete` (a committed call absent from the
@@ -15,7 +14,7 @@ export type ExpectedDisclosure = `${string}:${'unresolved' | 'turn_incomplete' |
 
 /** A disclosure as the report shows it: `address:reason`, with `@state` when the state contradicts the reason. */
 export function disclosureLabel(d: Disclosed): string {
-  const consistent = d.reason === 'unresolved' ? d.state !== null && UNRESOLVED_STATES.includes(d.state) : d.state === 'committed';
+  const consistent = d.reason === 'unresolved' ? isUnresolvedState(d.state) : d.state === 'committed';
   return consistent ? `${d.address}:${d.reason}` : `${d.address}:${d.reason}@${d.state ?? 'unknown'}`;
 }
 

@@ -1,5 +1,5 @@
 // Shared building blocks for scenarios: the default run, crash phases, row lookups and byte scans.
-import type { EffectRow, OpParams } from '../shared/protocol/schemas.js';
+import { isUnresolvedState, type EffectRow, type OpParams } from '../shared/protocol/schemas.js';
 import type { TrialContext } from '../harness/engine/trial-context.js';
 import type { JournalClient } from '../harness/engine/journal-client.js';
 import type { CrashPlan } from '../harness/engine/crash-plan.js';
@@ -47,7 +47,7 @@ export function nodeRows(all: readonly EffectRow[], runId: string, nodeId: strin
 
 /** True for states the contract calls unresolved. */
 export function isUnresolved(row: EffectRow | undefined): boolean {
-  return row !== undefined && (row.state === 'prepared' || row.state === 'ambiguous' || row.state === 'needs_attention');
+  return row !== undefined && isUnresolvedState(row.state);
 }
 
 /** The logical key the target ledgers use for a run call. */

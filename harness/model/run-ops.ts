@@ -1,11 +1,9 @@
 // The model of settle, the gate, reconcile, resolve and the terminal sweep (§4, §6, §9) over one possible journal.
-import type { GateDecision, ReconcileRequest, ReconcileResult, RecordedResult, SettleRequest, TierMode } from '../../shared/protocol/schemas.js';
+import { isUnresolvedState, type GateDecision, type ReconcileRequest, type ReconcileResult, type RecordedResult, type SettleRequest, type TierMode } from '../../shared/protocol/schemas.js';
 import { expectGate, gateAction, type GateRowView } from './gate-table.js';
 import { nodeRows, rowById, stateAllowed, stateExpected, withRow, withoutRows, type MRow, type MState } from './journal-state.js';
 import { fail, firstFailure, ok, type OpEnv, type Outcome } from './outcome.js';
 import type { OpAnswer } from './history.js';
-
-const UNRESOLVED_STATES: readonly string[] = ['prepared', 'ambiguous', 'needs_attention'];
 
 /** settle: a prepared row settles once, committed (a run row keeps its result, a session row never) or ambiguous. */
 export function settleAnswered(state: MState, p: SettleRequest, answer: OpAnswer, env: OpEnv): Outcome {
@@ -30,7 +28,7 @@ export function settleAnswered(state: MState, p: SettleRequest, answer: OpAnswer
   // An ambiguous settle leaves the row unresolved, and which unresolved state it shows is the journal's choice
   // (protocol.md: "an unresolved row's state: prepared, ambiguous or needs_attention | free"; §6: ambiguous -->
   // needs_attention for tier 3): a journal may store and answer needs_attention at once.
-  const answered = p.state === 'ambiguous' ? UNRESOLVED_STATES.includes(result.state ?? '') : result.state === p.state;
+  const answered = p.state === 'ambiguous' ? isUnresolvedState(result.state) : result.state === p.state;
   if (result.effectId !== p.effectId || !answered) return fail('state.machine', `settle answer for ${p.effectId}`, { effectId: p.effectId, state: p.state === 'ambiguous' ? 'prepared | ambiguous | needs_attention' : p.state }, result);
   return ok(settled(state, row, p, env), 'state.machine');
 }

@@ -1,5 +1,6 @@
 // The S8e table as data: what a conformant batch must show, and the checks that compare an entry with it.
 import { canonicalJson } from '../../shared/canonical-json.js';
+import { isUnresolvedState } from '../../shared/protocol/schemas.js';
 import { ACTION_STATES, type ActionState } from './types.js';
 import type { S8eEntry } from './entry.js';
 
@@ -77,5 +78,5 @@ export function tableChecks(entry: S8eEntry): TableCheck[] {
  * "an unresolved row's state: prepared, ambiguous or needs_attention | free"), so the three read alike.
  */
 export function unresolvedReading(state: string | null): string | null {
-  return state === 'prepared' || state === 'ambiguous' || state === 'needs_attention' ? 'unresolved' : state;
+  return isUnresolvedState(state) ? 'unresolved' : state;
 }

@@ -52,6 +52,13 @@ export const RecordedResult = z.object({
 });
 
 export const EffectState = z.enum(['prepared', 'committed', 'ambiguous', 'needs_attention']);
+/** The states the contract calls unresolved (§9); which of them a row shows is the journal's choice (protocol.md's free table). */
+export const UNRESOLVED_STATES: readonly string[] = ['prepared', 'ambiguous', 'needs_attention'];
+
+/** Whether a state is one of UNRESOLVED_STATES. */
+export function isUnresolvedState(state: string | null | undefined): boolean {
+  return state !== null && state !== undefined && UNRESOLVED_STATES.includes(state);
+}
 export const Resolution = z.object({
   decision: z.enum(['accepted', 'discarded']),
   actor: z.string().min(1),
