@@ -5,13 +5,17 @@ import { scopeColumns } from '../../../../dist/reference-impl/schema.js';
 import { isUniqueViolation, readTransaction, stmt, writeTransaction } from '../../../../dist/reference-impl/sqlite.js';
 
 export function prepareEffect(ctx, req) {
+    return prepareLookingUp(readTransaction, ctx, req);
+}
+/** The same prepare with the identity looked up in a transaction of `lookup` (prepare-check-locked-first.mjs takes the write lock for it). */
+export function prepareLookingUp(lookup, ctx, req) {
     const digest = argsDigest(req.args, req.secretArgKeys);
     const mappingDigest = outputMappingDigest(req.outputMappingConfig);
     const scope = req.correlation.kind === 'run'
         ? { kind: 'run', runId: req.correlation.runId, nodeId: req.correlation.nodeId }
         : { kind: 'session', sessionId: req.correlation.sessionId, turn: req.correlation.turn };
     const cols = scopeColumns(scope);
-    const existing = readTransaction(ctx.db, () => findByIdentity(ctx.db, scope, req.slot, req.toolId));
+    const existing = lookup(ctx.db, () => findByIdentity(ctx.db, scope, req.slot, req.toolId));
     let replaces = null;
     if (existing) {
         const decided = judgeExisting(existing, digest, mappingDigest);
