@@ -2,27 +2,22 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { TrialContext } from '../../harness/engine/trial-context.js';
+import type { TrialContext } from '../../harness/engine/trial-context.js';
 import { ScanMemo, scanJournalDir } from '../../harness/explore/scan.js';
-import { createTrialDir, type TrialDir } from '../../harness/trial-dir.js';
-import { resolveForSpawn } from '../../runner/run-conformance.js';
-import { tinyLaunch } from '../harness/helpers.js';
+import type { TrialDir } from '../../harness/trial-dir.js';
+import { tinyTrial } from '../harness/helpers.js';
 
 const A = 'ejc-canary-Zq81mVb2Xk7pL0w';
 const B = 'ejc-canary-Hh3Ty9Qs0Nn4Rr6';
 
 let dir: TrialDir;
 let t: TrialContext;
+let end: () => Promise<void>;
 beforeEach(async () => {
-  dir = await createTrialDir();
-  const capabilities = { crashPoints: [], faults: [], tierMode: 'conservative' as const, sessions: false, seeding: false, outerTransactionProbe: false };
-  t = new TrialContext({ id: 'scan#1', seed: 1, dir: dir.path, launch: resolveForSpawn(tinyLaunch()), timeoutMs: 60_000, capabilities });
+  ({ t, dir, end } = await tinyTrial('scan#1'));
   t.enableHistory();
 });
-afterEach(async () => {
-  await t.killAll();
-  await dir.cleanup();
-});
+afterEach(() => end());
 
 // The scans recorded in the history, as the model reads them.
 function scans(): unknown[] {

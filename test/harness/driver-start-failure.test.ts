@@ -3,23 +3,18 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { TrialContext } from '../../harness/engine/trial-context.js';
+import type { TrialContext } from '../../harness/engine/trial-context.js';
 import { harnessFault } from '../../harness/harness-fault.js';
-import { createTrialDir, type TrialDir } from '../../harness/trial-dir.js';
-import { resolveForSpawn } from '../../runner/run-conformance.js';
-import { tinyLaunch } from './helpers.js';
+import type { TrialDir } from '../../harness/trial-dir.js';
+import { tinyTrial } from './helpers.js';
 
 let dir: TrialDir;
 let t: TrialContext;
+let end: () => Promise<void>;
 beforeEach(async () => {
-  dir = await createTrialDir();
-  const capabilities = { crashPoints: [], faults: [], tierMode: 'conservative' as const, sessions: false, seeding: false, outerTransactionProbe: false };
-  t = new TrialContext({ id: 'start-failure#1', seed: 1, dir: dir.path, launch: resolveForSpawn(tinyLaunch()), timeoutMs: 60_000, capabilities });
+  ({ t, dir, end } = await tinyTrial('start-failure#1'));
 });
-afterEach(async () => {
-  await t.killAll();
-  await dir.cleanup();
-});
+afterEach(() => end());
 
 describe('a driver that dies before its hello', () => {
   it('fails the trial with its own error, and every directory the harness listed is there', async () => {

@@ -4,6 +4,9 @@ import { dirname, join } from 'node:path';
 import type { Launch } from '../../reports/schema.js';
 import type { DriverHandle } from '../../harness/driver/index.js';
 import type { OpParams } from '../../shared/protocol/schemas.js';
+import { TrialContext } from '../../harness/engine/trial-context.js';
+import { createTrialDir, type TrialDir } from '../../harness/trial-dir.js';
+import { resolveForSpawn } from '../../runner/run-conformance.js';
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const fixtures = join(root, 'test', 'fixtures');
@@ -12,6 +15,21 @@ export const tinyJournal = join(fixtures, 'adapters', 'tiny-journal.mjs');
 /** A module launch of the tiny in-memory adapter through the host driver. */
 export function tinyLaunch(options: Record<string, string> = {}): Launch {
   return { kind: 'module', module: tinyJournal, options };
+}
+
+/** A trial on the tiny adapter in a fresh trial directory (conservative, no sessions); `end` kills its drivers and removes the directory. */
+export async function tinyTrial(id: string, crashPoints: readonly string[] = []): Promise<{ t: TrialContext; dir: TrialDir; end: () => Promise<void> }> {
+  const dir = await createTrialDir();
+  const capabilities = { crashPoints: [...crashPoints], faults: [], tierMode: 'conservative' as const, sessions: false, seeding: false, outerTransactionProbe: false };
+  const t = new TrialContext({ id, seed: 1, dir: dir.path, launch: resolveForSpawn(tinyLaunch()), timeoutMs: 60_000, capabilities });
+  return {
+    t,
+    dir,
+    end: async () => {
+      await t.killAll();
+      await dir.cleanup();
+    },
+  };
 }
 
 /** A command launch of the misbehaving fake driver in the given mode, optionally behind a shell prefix. */

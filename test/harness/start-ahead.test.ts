@@ -1,23 +1,16 @@
 // Drivers started ahead: the restart after a kill is a fresh process spawned during the phase, never the killed one.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { liveDriverGroups } from '../../harness/driver/index.js';
-import { TrialContext } from '../../harness/engine/trial-context.js';
-import { createTrialDir, type TrialDir } from '../../harness/trial-dir.js';
-import { resolveForSpawn } from '../../runner/run-conformance.js';
-import { tinyLaunch } from './helpers.js';
+import type { TrialContext } from '../../harness/engine/trial-context.js';
+import { tinyTrial } from './helpers.js';
 import { crashDuring } from '../../scenarios/support.js';
 
-let dir: TrialDir;
 let t: TrialContext;
+let end: () => Promise<void>;
 beforeEach(async () => {
-  dir = await createTrialDir();
-  const capabilities = { crashPoints: ['prepare.before-commit'], faults: [], tierMode: 'conservative' as const, sessions: false, seeding: false, outerTransactionProbe: false };
-  t = new TrialContext({ id: 'ahead#1', seed: 1, dir: dir.path, launch: resolveForSpawn(tinyLaunch()), timeoutMs: 60_000, capabilities });
+  ({ t, end } = await tinyTrial('ahead#1', ['prepare.before-commit']));
 });
-afterEach(async () => {
-  await t.killAll();
-  await dir.cleanup();
-});
+afterEach(() => end());
 
 describe('TrialContext.startAhead', () => {
   it('starts the restart driver alongside the victim, as a new process, and hands it to the call after the kill', async () => {
