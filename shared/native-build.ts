@@ -27,8 +27,7 @@ export function nativeBinary(name: string, source: string, kind: NativeKind = 'p
   try {
     mkdirSync(dir, { recursive: true });
     writeFileSync(`${staging}.c`, source);
-    const args = kind === 'program' ? ['-O2', '-o', staging, `${staging}.c`] : ['-shared', '-fPIC', '-O2', '-o', staging, `${staging}.c`, '-ldl'];
-    const cc = spawnSync('cc', args, { encoding: 'utf8', timeout: 60_000 });
+    const cc = spawnSync('cc', ccArgs(kind, `${staging}.c`, staging), { encoding: 'utf8', timeout: 60_000 });
     if (cc.status !== 0) return null;
     renameSync(staging, path);
     return path;
@@ -38,4 +37,9 @@ export function nativeBinary(name: string, source: string, kind: NativeKind = 'p
     rmSync(`${staging}.c`, { force: true });
     rmSync(staging, { force: true });
   }
+}
+
+/** cc's arguments that compile `source` into `out` as a helper of this kind. */
+export function ccArgs(kind: NativeKind, source: string, out: string): string[] {
+  return kind === 'program' ? ['-O2', '-o', out, source] : ['-shared', '-fPIC', '-O2', '-o', out, source, '-ldl'];
 }

@@ -4,7 +4,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRegisteredTempDir } from '../trial-dir.js';
-import { nativeBinary } from '../../shared/native-build.js';
+import { ccArgs, nativeBinary } from '../../shared/native-build.js';
 import { faketimePairForDriver } from './faketime-shared.js';
 import { CLOCK_SHIM_SOURCE } from './shim-source.js';
 import { SLEEP_FIX_SOURCE } from './sleep-fix-source.js';
@@ -90,6 +90,6 @@ function buildPreload(name: string, code: string): string | null {
   const source = join(dir, `${name}.c`);
   const path = join(dir, `${name}.so`);
   writeFileSync(source, code);
-  const cc = spawnSync('cc', ['-shared', '-fPIC', '-O2', '-o', path, source, '-ldl'], { encoding: 'utf8', timeout: 60_000 });
+  const cc = spawnSync('cc', ccArgs('preload', source, path), { encoding: 'utf8', timeout: 60_000 });
   return cc.status === 0 && existsSync(path) ? path : null;
 }
