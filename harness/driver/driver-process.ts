@@ -32,7 +32,7 @@ export function spawnDriver(spec: SpawnSpec, opts: StartDriverOptions): DriverPr
 }
 
 export class DriverProcess implements DriverHandle {
-  readonly label: string;
+  #label: string;
   readonly pid: number;
   readonly violations: ProtocolViolation[] = [];
   readonly exited: Promise<ExitInfo>;
@@ -55,7 +55,7 @@ export class DriverProcess implements DriverHandle {
   private readonly confined: boolean;
 
   constructor(spec: SpawnSpec, private readonly opts: StartDriverOptions) {
-    this.label = opts.label;
+    this.#label = opts.label;
     this.stderr = new StderrRing(opts.stderrFile, 500, opts.stderrFileLimit);
     this.exited = new Promise((resolve) => (this.resolveExited = resolve));
     this.confined = spec.confined;
@@ -90,6 +90,16 @@ export class DriverProcess implements DriverHandle {
       this.child.stderr.on('data', (chunk: Buffer | string) => tap('stderr', chunk));
     }
     this.child.once('exit', (code, signal) => void this.onExit(code, signal, Promise.all(closed)));
+  }
+
+  get label(): string {
+    return this.#label;
+  }
+
+  /** A driver started ahead takes the name of the call that uses it, and its stderr log follows (see TrialContext). */
+  rename(label: string, stderrFile?: string): void {
+    this.#label = label;
+    if (stderrFile !== undefined) this.stderr.moveTo(stderrFile);
   }
 
   get hello(): HelloResult {

@@ -1,5 +1,5 @@
 // A driver's stderr: a bounded tail of lines in memory and, when asked, a log file capped at a size with a marker where it was cut.
-import { closeSync, openSync, writeSync } from 'node:fs';
+import { closeSync, openSync, renameSync, writeSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 
 /** Largest stderr log kept per driver; a flood beyond it is counted and dropped. */
@@ -19,7 +19,7 @@ export class StderrRing {
   private finished = false;
 
   constructor(
-    private readonly file: string | undefined,
+    private file: string | undefined,
     private readonly maxLines = 500,
     private readonly fileLimit = STDERR_LOG_LIMIT,
   ) {}
@@ -39,6 +39,20 @@ export class StderrRing {
     const keep = parts.slice(Math.max(0, parts.length - this.maxLines));
     for (const line of keep) this.lines.push(line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}…` : line);
     if (this.lines.length > this.maxLines) this.lines.splice(0, this.lines.length - this.maxLines);
+  }
+
+  /** Moves the log to `file` (renamed when it was written already; the open descriptor follows it). */
+  moveTo(file: string): void {
+    if (this.file === undefined || file === this.file) return;
+    if (this.fd !== null) {
+      try {
+        renameSync(this.file, file);
+      } catch {
+        // Losing the log's name is no reason to disturb the trial: it keeps its old one.
+        return;
+      }
+    }
+    this.file = file;
   }
 
   /** The last `count` lines, including an unterminated final line. */

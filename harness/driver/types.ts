@@ -64,6 +64,8 @@ export interface DriverHandle {
   readonly seq: number;
   stderrTail(lines?: number): string[];
   readonly violations: ProtocolViolation[];
+  /** Gives the driver another name, its stderr log (when it has one) moved to `stderrFile`. */
+  rename(label: string, stderrFile?: string): void;
   /** The pids of the driver's live processes now (one /proc scan; empty once it is gone or where /proc cannot be read). */
   livePids(): number[];
 }

@@ -23,6 +23,7 @@ import { traceeKilled } from './syscall-sweep.js';
 import { trialNonce } from '../../shared/secrets/canary-nonce.js';
 import { startWorldWatch } from '../world/world-watch.js';
 import { watchMounts } from '../world/world-scan.js';
+import { releaseFaketimePair } from '../clock/faketime-shared.js';
 
 /** Decides at each kill opportunity (a boundary or an announced point) whether to kill there: generated crash schedules. */
 export interface KillSchedule {
@@ -84,6 +85,12 @@ export class TrialContext {
   #boundaryHits = 0;
   #driverCount = 0;
   readonly #ahead = new Map<number, { readonly key: string; readonly handle: Promise<DriverHandle> }>();
+  /** The driver kept started ahead for whichever call comes next (keepSpare), with the name it has until one takes it. */
+  #spare: { readonly key: string; readonly handle: Promise<DriverHandle>; readonly name: { current: string } } | null = null;
+  #spareEnv: (() => Record<string, string> | undefined) | null = null;
+  #spareCount = 0;
+  /** Spares being discarded; the trial's end waits for them. */
+  readonly #dropping: Array<Promise<void>> = [];
   #schedule: KillSchedule | null = null;
   #clock = 0;
   readonly #syscallArmed = new Map<JournalClient, { log: string; label: string }>();
@@ -200,34 +207,107 @@ export class TrialContext {
       if (n === number && ahead.key === aheadKey(label, number, launch, env)) taken = ahead.handle;
       else await discard(ahead.handle);
     }
-    return taken ?? this.#spawn(label, number, launch, env);
+    // Without a spare to wait for, the spawn starts in this tick (crashDuring relies on the order of spawns).
+    const spare = taken === null && this.#spare !== null ? await this.#takeSpare(`${label}#${number}`, number, launch, env) : null;
+    const handle = taken ?? (spare !== null ? Promise.resolve(spare) : this.#spawn(label, number, launch, env));
+    this.#refillSpare();
+    return handle;
   }
 
-  #startOptions(name: string, number: number, extraEnv: Record<string, string> | undefined): Parameters<typeof startDriver>[1] {
+  /**
+   * Keeps one driver started ahead (spawned, past hello, nothing opened) for whichever driver the trial asks for next,
+   * started on the environment `next` gives (asked again after every driver taken and at `refreshSpare`): it takes the
+   * name of the call that uses it. Generated trials start a driver after nearly every kill and activity, and where the
+   * next one's label cannot be known in advance a numbered `startAhead` would be discarded. `null` ends the policy.
+   */
+  keepSpare(next: (() => Record<string, string> | undefined) | null): void {
+    this.#spareEnv = next;
+    if (next === null) this.#dropSpare();
+    else this.refreshSpare();
+  }
+
+  /** Asks the policy again (a kill armed since moves the next driver's clock): a spare on another environment is replaced. */
+  refreshSpare(): void {
+    if (this.#spare !== null && this.#spareEnv !== null) {
+      const env = this.#spareEnv();
+      if (envKey(this.#launch, env) === this.#spare.key) {
+        releaseFaketimePair(env?.['FAKETIME_SHARED']);
+        return;
+      }
+      this.#dropSpare();
+      this.#startSpare(env);
+      return;
+    }
+    this.#refillSpare();
+  }
+
+  #refillSpare(): void {
+    if (this.#spareEnv === null || this.#spare !== null) return;
+    this.#startSpare(this.#spareEnv());
+  }
+
+  #startSpare(env: Record<string, string> | undefined): void {
+    const k = ++this.#spareCount;
+    const name = { current: `spare-${k}` };
+    const stderrFile = this.harnessFile(join(this.dir, `driver-spare-${k}.stderr.log`));
+    const handle = this.#spawnAs(name, stderrFile, this.#launch, env);
+    handle.catch(() => undefined);
+    this.#spare = { key: envKey(this.#launch, env), handle, name };
+  }
+
+  // The spare when it suits the call (same launch, same environment but for the clock's own shared-memory pair), renamed
+  // for it; null when there is none, it does not suit (kept for a later call), or it failed to start (the call's own
+  // start then says why, under the call's name).
+  async #takeSpare(name: string, number: number, launch: Launch, env: Record<string, string> | undefined): Promise<DriverHandle | null> {
+    const spare = this.#spare;
+    if (spare === null || spare.key !== envKey(launch, env)) return null;
+    this.#spare = null;
+    const handle = await spare.handle.catch(() => null);
+    if (handle === null) return null;
+    // The call's own clock pair goes unused: the spare runs on the one it was started with.
+    releaseFaketimePair(env?.['FAKETIME_SHARED']);
+    this.record.rename(spare.name.current, name);
+    spare.name.current = name;
+    handle.rename(name, join(this.dir, `driver-${number}.stderr.log`));
+    return handle;
+  }
+
+  #dropSpare(): void {
+    const spare = this.#spare;
+    if (spare === null) return;
+    this.#spare = null;
+    this.#dropping.push(discard(spare.handle));
+  }
+
+  // `name` is read as the driver is named when something happens: a spare is renamed when a call takes it.
+  #startOptions(name: { readonly current: string }, stderrFile: string, extraEnv: Record<string, string> | undefined): Parameters<typeof startDriver>[1] {
     // Generated trials add their own variables (a moved clock, a tracer) to the declared-secret ones.
     return {
-      label: name,
-      onOutput: this.#echo.tap(name),
+      label: name.current,
+      onOutput: this.#echo.tap(() => name.current),
       env: { ...this.#driverEnv, ...extraEnv },
       // The invoking directory, so `--cmd "python3 journal.py"` means what it says; the journal gets its directory in `open`.
       cwd: process.cwd(),
       timeoutMs: this.#timeoutMs,
-      stderrFile: join(this.dir, `driver-${number}.stderr.log`),
-      onWire: (line) => this.record.wire(name, line),
+      stderrFile,
+      onWire: (line) => this.record.wire(name.current, line),
     };
   }
 
-  // Every driver, started now or ahead, enters the trial's record from its spawn to its exit.
   #spawn(label: string, number: number, launch: Launch, env?: Record<string, string>): Promise<DriverHandle> {
-    const name = `${label}#${number}`;
-    const started = this.record.start(name);
-    const handle = startDriver(launch, this.#startOptions(name, number, env));
+    return this.#spawnAs({ current: `${label}#${number}` }, join(this.dir, `driver-${number}.stderr.log`), launch, env);
+  }
+
+  // Every driver, started now or ahead, enters the trial's record from its spawn to its exit.
+  #spawnAs(name: { readonly current: string }, stderrFile: string, launch: Launch, env?: Record<string, string>): Promise<DriverHandle> {
+    const started = this.record.start(name.current);
+    const handle = startDriver(launch, this.#startOptions(name, stderrFile, env));
     handle.then(
       (h) => {
         started.setPid(h.pid);
-        void h.exited.then((info) => this.record.exit(name, info));
+        void h.exited.then((info) => this.record.exit(name.current, info));
       },
-      () => this.record.exit(name, { signal: null, exitCode: null, killedByHarness: true }),
+      () => this.record.exit(name.current, { signal: null, exitCode: null, killedByHarness: true }),
     );
     return handle;
   }
@@ -483,6 +563,10 @@ export class TrialContext {
     const unused = [...this.#ahead.values()];
     this.#ahead.clear();
     for (const ahead of unused) await discard(ahead.handle);
+    this.#spareEnv = null;
+    this.#dropSpare();
+    const dropping = this.#dropping.splice(0);
+    await Promise.all(dropping);
   }
 
   /** Stderr lines captured from drivers so far. */
@@ -501,6 +585,12 @@ function realDir(dir: string): string {
 
 function aheadKey(label: string, number: number, launch: Launch, env: Record<string, string> | undefined): string {
   return JSON.stringify([label, number, launch, env ?? null]);
+}
+
+// Drivers on one clock are alike whatever shared-memory pair each of them keeps its faked clock in.
+function envKey(launch: Launch, env: Record<string, string> | undefined): string {
+  const { FAKETIME_SHARED: _pair, ...rest } = env ?? {};
+  return JSON.stringify([launch, rest]);
 }
 
 // An unused driver started ahead: it never opened a journal, so it is simply killed (not a kill of the trial).

@@ -98,8 +98,14 @@ export class Exec {
 
   /** Runs the whole trial: every step (its kill armed), recovery after every kill, then a drain that leaves nothing half done. */
   async run(): Promise<void> {
+    // A driver is kept started ahead for the next start (the restart after a kill, a rival, a second process), on the
+    // clock it will wake up to: waiting for process starts was most of a generated trial's time.
+    this.t.keepSpare(() => this.clock.envAfter(this.schedule.armed?.jump ?? null));
     await this.guard(() => this.startPrimary(), null);
-    for (const step of this.c.steps) {
+    for (const [i, step] of this.c.steps.entries()) {
+      // Kept only while a step from here on may start a driver: one started for nothing costs a whole process start.
+      if (this.c.steps.slice(i).some(startsDriver)) this.t.refreshSpare();
+      else this.t.keepSpare(null);
       await this.step(step);
       // A trial that has already broken a clause has made its point: the rest would only cost drivers and kills.
       if (this.violated()) return;
@@ -121,10 +127,8 @@ export class Exec {
   private async step(step: Step): Promise<void> {
     if (step.kill !== null) {
       this.schedule.arm(step.kill);
-      // The armed kill makes a restart: its driver (a fresh process on the clock it will wake up to, past hello and
-      // nothing more) starts while the activity runs, as the fixed scenarios' restarts do. Not where the activity
-      // starts a driver of its own first, which would discard it unused.
-      if (!STARTS_DRIVERS.has(step.act.kind)) this.t.startAhead('primary', withEnv(this.clock.envAfter(step.kill.jump)));
+      // The restart after it wakes up to the jumped clock: the spare kept for it is started on that clock.
+      if (step.kill.jump !== null) this.t.refreshSpare();
     }
     await this.guard(() => this.underSyscallKill(() => this.activity(step.act)), step.act);
     // A kill the activity never reached fires now, at a quiet moment: every acknowledged write must survive it too.
@@ -252,8 +256,9 @@ export class Exec {
 /** Activities that start a driver of their own (a rival, another long-lived process, the restarted primary). */
 const STARTS_DRIVERS: ReadonlySet<Activity['kind']> = new Set(['race-prepare', 'race-resume', 'race-held', 'long-lived', 'restart']);
 
-function withEnv(env: Record<string, string> | undefined): { env?: Record<string, string> } {
-  return env === undefined ? {} : { env };
+// A step whose kill makes a restart, or whose activity starts a driver of its own.
+function startsDriver(step: Step): boolean {
+  return step.kill !== null || STARTS_DRIVERS.has(step.act.kind);
 }
 
 /** Runs a generated trial in `t` (history recording on); harness and driver failures propagate to the caller. */

@@ -27,9 +27,10 @@ export class EchoWatch {
     return this.#planted.length;
   }
 
-  /** A listener for one driver's output chunks (see StartDriverOptions.onOutput). */
-  tap(driver: string): (stream: 'stdout' | 'stderr', chunk: Buffer | string) => void {
-    return (stream, chunk) => this.#scan(driver, stream, typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
+  /** A listener for one driver's output chunks (see StartDriverOptions.onOutput); `driver` names it as it is named now. */
+  tap(driver: string | (() => string)): (stream: 'stdout' | 'stderr', chunk: Buffer | string) => void {
+    const name = typeof driver === 'string' ? () => driver : driver;
+    return (stream, chunk) => this.#scan(name(), stream, typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk);
   }
 
   /** Every (driver, stream, secret) seen, in the order first seen. */

@@ -76,6 +76,11 @@ export class TrialRecord {
     this.#push({ kind: 'disclosure', driver, count });
   }
 
+  /** Names everything recorded of driver `from` as `to`: a driver started ahead takes the name of the call that used it. */
+  rename(from: string, to: string): void {
+    for (const e of this.#entries) if ('driver' in e && e.driver === from) (e as { driver: string }).driver = to;
+  }
+
   /** Everything recorded so far, in the order it happened (a stable sort by time). */
   entries(): readonly RecordEntry[] {
     return [...this.#entries].sort((a, b) => a.t - b.t);
