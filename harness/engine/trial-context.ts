@@ -25,6 +25,9 @@ import { startWorldWatch } from '../world/world-watch.js';
 import { watchMounts } from '../world/world-scan.js';
 import { releaseFaketimePair } from '../clock/faketime-shared.js';
 
+/** The environment the next driver a trial starts will have, or null when it will start none (see keepSpare). */
+export type SparePolicy = () => { readonly env: Record<string, string> | undefined } | null;
+
 /** Decides at each kill opportunity (a boundary or an announced point) whether to kill there: generated crash schedules. */
 export interface KillSchedule {
   opportunity(where: string, client: JournalClient): boolean;
@@ -87,7 +90,7 @@ export class TrialContext {
   readonly #ahead = new Map<number, { readonly key: string; readonly handle: Promise<DriverHandle> }>();
   /** The driver kept started ahead for whichever call comes next (keepSpare), with the name it has until one takes it. */
   #spare: { readonly key: string; readonly handle: Promise<DriverHandle>; readonly name: { current: string } } | null = null;
-  #spareEnv: (() => Record<string, string> | undefined) | null = null;
+  #spareEnv: SparePolicy | null = null;
   #spareCount = 0;
   /** Spares being discarded; the trial's end waits for them. */
   readonly #dropping: Array<Promise<void>> = [];
@@ -216,11 +219,12 @@ export class TrialContext {
 
   /**
    * Keeps one driver started ahead (spawned, past hello, nothing opened) for whichever driver the trial asks for next,
-   * started on the environment `next` gives (asked again after every driver taken and at `refreshSpare`): it takes the
-   * name of the call that uses it. Generated trials start a driver after nearly every kill and activity, and where the
-   * next one's label cannot be known in advance a numbered `startAhead` would be discarded. `null` ends the policy.
+   * started on the environment `next` gives, or none while it answers null (asked again after every driver taken and at
+   * `refreshSpare`): it takes the name of the call that uses it. Generated trials start a driver after nearly every kill
+   * and activity, and where the next one's label cannot be known in advance a numbered `startAhead` would be discarded.
+   * `null` ends the policy.
    */
-  keepSpare(next: (() => Record<string, string> | undefined) | null): void {
+  keepSpare(next: SparePolicy | null): void {
     this.#spareEnv = next;
     if (next === null) this.#dropSpare();
     else this.refreshSpare();
@@ -229,7 +233,12 @@ export class TrialContext {
   /** Asks the policy again (a kill armed since moves the next driver's clock): a spare on another environment is replaced. */
   refreshSpare(): void {
     if (this.#spare !== null && this.#spareEnv !== null) {
-      const env = this.#spareEnv();
+      const wanted = this.#spareEnv();
+      if (wanted === null) {
+        this.#dropSpare();
+        return;
+      }
+      const { env } = wanted;
       if (envKey(this.#launch, env) === this.#spare.key) {
         releaseFaketimePair(env?.['FAKETIME_SHARED']);
         return;
@@ -243,7 +252,8 @@ export class TrialContext {
 
   #refillSpare(): void {
     if (this.#spareEnv === null || this.#spare !== null) return;
-    this.#startSpare(this.#spareEnv());
+    const wanted = this.#spareEnv();
+    if (wanted !== null) this.#startSpare(wanted.env);
   }
 
   #startSpare(env: Record<string, string> | undefined): void {

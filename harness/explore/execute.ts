@@ -46,6 +46,10 @@ export class Exec {
   /** Runs whose first identity already holds a legacy row. */
   readonly seededRuns = new Set<number>();
   #straceRuns = 0;
+  /** The step running now (its index in the case), -1 before the first. */
+  #step = -1;
+  /** Whether the running step's activity has asked for the driver of its own (see ownDriver). */
+  #ownStarted = false;
   /** The byte scans' answers per file, reused while a file's bytes stay the same (see ScanMemo). */
   readonly #scans = new ScanMemo();
 
@@ -100,12 +104,13 @@ export class Exec {
   async run(): Promise<void> {
     // A driver is kept started ahead for the next start (the restart after a kill, a rival, a second process), on the
     // clock it will wake up to: waiting for process starts was most of a generated trial's time.
-    this.t.keepSpare(() => this.clock.envAfter(this.schedule.armed?.jump ?? null));
+    // Kept only while a driver may still start: the armed kill's restart, or a later step's. One started for nothing
+    // costs a whole process start and its kill.
+    this.t.keepSpare(() => this.nextStart());
     await this.guard(() => this.startPrimary(), null);
     for (const [i, step] of this.c.steps.entries()) {
-      // Kept only while a step from here on may start a driver: one started for nothing costs a whole process start.
-      if (this.c.steps.slice(i).some(startsDriver)) this.t.refreshSpare();
-      else this.t.keepSpare(null);
+      this.#step = i;
+      this.#ownStarted = false;
       await this.step(step);
       // A trial that has already broken a clause has made its point: the rest would only cost drivers and kills.
       if (this.violated()) return;
@@ -113,6 +118,27 @@ export class Exec {
     await this.guard(() => this.drain(), null);
     if (this.violated()) return;
     await this.guard(() => this.finalObservations(), null);
+  }
+
+  // The next driver start, as far as the case tells: the armed kill's restart, the running activity's own driver (it
+  // may have started it already), or the first later step's. Null when none is left to start.
+  private nextStart(): { env: Record<string, string> | undefined } | null {
+    const armed = this.schedule.armed;
+    if (armed !== null) return { env: this.clock.envAfter(armed.jump) };
+    const current = this.c.steps[this.#step];
+    if (current !== undefined && !this.#ownStarted && STARTS_DRIVERS.has(current.act.kind)) return { env: this.activityEnv(current.act) };
+    for (const later of this.c.steps.slice(this.#step + 1)) {
+      if (STARTS_DRIVERS.has(later.act.kind)) return { env: this.activityEnv(later.act) };
+      if (later.kill !== null) return { env: this.clock.envAfter(later.kill.jump) };
+    }
+    return null;
+  }
+
+  // A race's rival starts on the harness's clock; a second process on the trial's; a graceful restart on the trial's
+  // after its own jump.
+  private activityEnv(act: Activity): Record<string, string> | undefined {
+    if (act.kind === 'restart') return this.clock.envAfter(act.jump);
+    return act.kind.startsWith('race-') ? undefined : this.clock.env();
   }
 
   // Checked after every step: only the events added since the last step are walked (the trial's verdict is the whole
@@ -125,11 +151,9 @@ export class Exec {
   }
 
   private async step(step: Step): Promise<void> {
-    if (step.kill !== null) {
-      this.schedule.arm(step.kill);
-      // The restart after it wakes up to the jumped clock: the spare kept for it is started on that clock.
-      if (step.kill.jump !== null) this.t.refreshSpare();
-    }
+    if (step.kill !== null) this.schedule.arm(step.kill);
+    // The spare suits the driver this step starts first (a restart on a jumped clock, a rival), or goes.
+    this.t.refreshSpare();
     await this.guard(() => this.underSyscallKill(() => this.activity(step.act)), step.act);
     // A kill the activity never reached fires now, at a quiet moment: every acknowledged write must survive it too.
     if (this.schedule.armed !== null) {
@@ -147,11 +171,18 @@ export class Exec {
     await this.t.boundary('after-activity', this.primary);
   }
 
+  /** The driver an activity starts for itself (a rival, a second process): the spare kept next is for what follows it. */
+  ownDriver(label: string, options: { journalDir: string; env?: Record<string, string> }): Promise<JournalClient> {
+    this.#ownStarted = true;
+    return this.t.driver(label, options);
+  }
+
   /** A graceful restart of the engine process: what lived only in it (deferred settles, sweeps) is gone. */
   async restartPrimary(): Promise<void> {
     const old = this.primary;
     await old.close();
     this.forget(old);
+    this.#ownStarted = true;
     await this.startPrimary();
     await this.primary.op('listEffects', {});
   }
@@ -256,10 +287,7 @@ export class Exec {
 /** Activities that start a driver of their own (a rival, another long-lived process, the restarted primary). */
 const STARTS_DRIVERS: ReadonlySet<Activity['kind']> = new Set(['race-prepare', 'race-resume', 'race-held', 'long-lived', 'restart']);
 
-// A step whose kill makes a restart, or whose activity starts a driver of its own.
-function startsDriver(step: Step): boolean {
-  return step.kill !== null || STARTS_DRIVERS.has(step.act.kind);
-}
+
 
 /** Runs a generated trial in `t` (history recording on); harness and driver failures propagate to the caller. */
 export async function executeCase(t: TrialContext, c: TrialCase, features: Features): Promise<void> {

@@ -26,7 +26,7 @@ export async function longLived(x: Exec, a: LongLived): Promise<void> {
   const replays = terminal(x, i) ? new Set<string>() : completed(x, i);
   await reads(x, i, replays);
   const env = x.clock.env();
-  const other = await x.t.driver('other', { journalDir: x.journalDir, ...(env ? { env } : {}) });
+  const other = await x.ownDriver('other', { journalDir: x.journalDir, ...(env ? { env } : {}) });
   try {
     await changeRows(x, other, i, change);
   } finally {

@@ -10,7 +10,7 @@ import type { Exec } from './execute.js';
 
 /** Both drivers idle, then the same prepare written to both in one tick (or a millisecond apart), `attempts` times over. */
 export async function racePrepare(x: Exec, a: Extract<Activity, { kind: 'race-prepare' }>): Promise<void> {
-  const rival = await x.t.driver('rival', { journalDir: x.journalDir });
+  const rival = await x.ownDriver('rival', { journalDir: x.journalDir });
   const crashes: unknown[] = [];
   try {
     for (let k = 0; k < a.attempts && crashes.length === 0; k++) {
@@ -30,7 +30,7 @@ export async function racePrepare(x: Exec, a: Extract<Activity, { kind: 'race-pr
 export async function raceResume(x: Exec, index: number): Promise<void> {
   const s = x.session(index);
   if (!s) return;
-  const rival = await x.t.driver('rival', { journalDir: x.journalDir });
+  const rival = await x.ownDriver('rival', { journalDir: x.journalDir });
   const results = await Promise.allSettled([resumeSession(x.t, x.primary, s.id), resumeSession(x.t, rival, s.id)]);
   await closeQuietly(rival);
   const crash = results.find((r) => r.status === 'rejected');
@@ -40,7 +40,7 @@ export async function raceResume(x: Exec, index: number): Promise<void> {
 /** The primary stops inside its prepare (before the commit), the rival prepares the same identity, the primary is SIGKILLed. */
 export async function raceHeld(x: Exec): Promise<void> {
   if (!x.features.points.includes('prepare.before-commit')) return;
-  const rival = await x.t.driver('rival', { journalDir: x.journalDir });
+  const rival = await x.ownDriver('rival', { journalDir: x.journalDir });
   const params = racePrepareParams(x, `held-${x.t.seed.toString(36)}-${++x.raceCount}`);
   const sent = x.t.tick();
   const held = await x.primary.holdAt('prepare', params, 'prepare.before-commit');

@@ -22,7 +22,7 @@ function spareGroup(taken: readonly number[]): number {
 
 describe('TrialContext.keepSpare', () => {
   it('hands the spare to the next call whatever its label, under that call’s name, and starts the next spare', async () => {
-    t.keepSpare(() => undefined);
+    t.keepSpare(() => ({ env: undefined }));
     const first = spareGroup([]);
     const primary = await t.driver('primary');
     expect(primary.handle.pid).toBe(first);
@@ -40,7 +40,7 @@ describe('TrialContext.keepSpare', () => {
 
   it('keeps a spare on another environment for a later call that asks for it, and starts the mismatched call itself', async () => {
     const later = { EJC_TEST_SPARE_ENV: 'later' };
-    t.keepSpare(() => later);
+    t.keepSpare(() => ({ env: later }));
     const spare = spareGroup([]);
     const now = await t.driver('primary');
     expect(now.handle.pid).not.toBe(spare);
@@ -51,7 +51,7 @@ describe('TrialContext.keepSpare', () => {
 
   it('replaces the spare when the policy names another environment, and leaves no process once it ends', async () => {
     let env: Record<string, string> | undefined;
-    t.keepSpare(() => env);
+    t.keepSpare(() => ({ env }));
     const old = spareGroup([]);
     env = { EJC_TEST_SPARE_ENV: 'jumped' };
     t.refreshSpare();
@@ -65,7 +65,7 @@ describe('TrialContext.keepSpare', () => {
   it('moves a spare’s stderr log to the name of the driver it became', async () => {
     // Node's module debugging writes to stderr while the spare starts, before any call takes it.
     const chatty = { NODE_DEBUG: 'module' };
-    t.keepSpare(() => chatty);
+    t.keepSpare(() => ({ env: chatty }));
     spareGroup([]);
     const taken = await t.driver('primary', { env: chatty });
     await taken.op('files', {});
