@@ -10,7 +10,7 @@ import { replayCommand, summaryOf } from '../../harness/explore/explore-report.j
 import type { GeneratedTrial } from '../../harness/explore/trial.js';
 
 /** Generated trials per scenario in the default run: enough to matter, few enough for every CI gate. */
-export const FAMILY_TRIALS = 4;
+export const FAMILY_TRIALS = 6;
 /** Real trials a failing family scenario may spend shrinking its counterexample. */
 export const FAMILY_SHRINKS = 10;
 
