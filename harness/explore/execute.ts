@@ -103,9 +103,8 @@ export class Exec {
   /** Runs the whole trial: every step (its kill armed), recovery after every kill, then a drain that leaves nothing half done. */
   async run(): Promise<void> {
     // A driver is kept started ahead for the next start (the restart after a kill, a rival, a second process), on the
-    // clock it will wake up to: waiting for process starts was most of a generated trial's time.
-    // Kept only while a driver may still start: the armed kill's restart, or a later step's. One started for nothing
-    // costs a whole process start and its kill.
+    // clock it will wake up to: waiting for process starts was most of a generated trial's time. None once no start is
+    // left: one started for nothing costs a whole process start and its kill.
     this.t.keepSpare(() => this.nextStart());
     await this.guard(() => this.startPrimary(), null);
     for (const [i, step] of this.c.steps.entries()) {
@@ -286,8 +285,6 @@ export class Exec {
 
 /** Activities that start a driver of their own (a rival, another long-lived process, the restarted primary). */
 const STARTS_DRIVERS: ReadonlySet<Activity['kind']> = new Set(['race-prepare', 'race-resume', 'race-held', 'long-lived', 'restart']);
-
-
 
 /** Runs a generated trial in `t` (history recording on); harness and driver failures propagate to the caller. */
 export async function executeCase(t: TrialContext, c: TrialCase, features: Features): Promise<void> {
