@@ -1,7 +1,8 @@
 // The operations the write sweep kills inside, each with its setup and the invariant a kill anywhere in it must leave.
 import { isDeepStrictEqual } from 'node:util';
 import type { Need } from '../../harness/scenario.js';
-import { defaultCall, defaultPrepare, isUnresolved, nodeRows, rows } from '../support.js';
+import { defaultCall, defaultPrepare, isUnresolved, nodeRows, rows, scanCanaries } from '../support.js';
+import { makeCanary } from '../../harness/world/byte-scan.js';
 import { DEFAULT_MAPPING, deriveProjections } from '../../harness/engine/projections.js';
 import type { TrialContext } from '../../harness/engine/trial-context.js';
 import type { JournalClient } from '../../harness/engine/journal-client.js';
@@ -40,6 +41,18 @@ function fixture(t: TrialContext): Fixture {
   const runId = t.rng.id('run');
   const chunk = t.capabilities.sweepChunkSize;
   return { runId, prepare: defaultPrepare(t, runId, 'node-a'), result: RESULT, sessionRows: chunk === undefined ? 3 : Math.max(3, chunk + 1) };
+}
+
+/** The terminal sweep's results carry a marker of the trial's own, so the bytes they leave can be looked for. */
+interface TerminalFixture extends Fixture {
+  readonly marker: string;
+}
+
+// Not planted as a secret: a journal may print a result it holds (only an argument secret must never leave it).
+function terminalFixture(t: TrialContext): TerminalFixture {
+  const f = fixture(t);
+  const marker = makeCanary(() => t.rng.next(), t.canaryNonce);
+  return { ...f, marker, result: deriveProjections('http_request', `{"echo":"${marker}","tail":"END"}`, DEFAULT_MAPPING) };
 }
 
 // The prepare sweep uses a tier-1 effect: only there must the row carry its idempotency key (§2).
@@ -112,14 +125,14 @@ export const SWEEP_CASES: readonly SweepCase[] = [
     slug: 'run-terminal',
     op: 'runTerminal',
     scope: 'run',
-    spec: 'effect-journal §12.11, §9',
+    spec: 'effect-journal §12.11, §9, §11',
     needs: [],
     setupText: 'Two nodes of one run each commit an effect and a third leaves one unresolved; then the run reaches its terminal and its committed rows are swept.',
     // §9 says when a run's committed rows go, not that they go in one transaction (only the session sweep's
     // chunks "commit together"): a run past its terminal is never resumed, so a torn sweep leaves only
     // rows the repeated sweep removes. The unresolved row is what must survive.
-    invariant: 'afterwards the unresolved row remains and a repeated terminal sweep leaves no committed row (a torn sweep may leave some)',
-    fixture,
+    invariant: 'afterwards the unresolved row remains and a repeated terminal sweep leaves no committed row (a torn sweep may leave some); once a checkpoint answers complete, no file holds the swept results',
+    fixture: terminalFixture,
     async setup(c, f) {
       await prepareAndSettle(c, f.prepare, f.result);
       await prepareAndSettle(c, { ...f.prepare, correlation: { kind: 'run', runId: f.runId, nodeId: 'node-b', attempt: 1 } }, f.result);
@@ -136,6 +149,13 @@ export const SWEEP_CASES: readonly SweepCase[] = [
       const actual = { committed, unresolved, afterRepeat: { committed: again.filter((r) => r.state === 'committed').length, unresolved: again.filter((r) => isUnresolved(r)).length } };
       const held = committed <= 2 && unresolved === 1 && actual.afterRepeat.committed === 0 && actual.afterRepeat.unresolved === 1;
       t.check(label, 'committed rows 2, 1 or 0 and unresolved 1; after a repeated sweep committed 0, unresolved 1', actual, held);
+      // §11: bytes a sweep freed survive no successful checkpoint, a sweep torn by the kill included (its open and the
+      // repeated sweep retry what it left); a deferred checkpoint promises nothing yet.
+      const { marker } = f as TerminalFixture;
+      const { checkpoint } = await c.op('checkpoint', {});
+      if (checkpoint !== 'complete') return;
+      const hits = await scanCanaries(t, c, [marker]);
+      t.check(`${label}: copies of the swept results in the journal's files after a complete checkpoint`, 0, hits, hits === 0);
     },
   },
   {

@@ -8,8 +8,9 @@ import { notTestedOf } from '../../reports/not-tested.js';
 import { sealReport } from '../../reports/seal.js';
 import type { Report } from '../../reports/schema.js';
 
-// No strace and no unshare on PATH (so no PID namespaces either), and libfaketime pointed at a file that is not there.
-const BARE = { PATH: '/nonexistent', EJC_LIBFAKETIME: '/nonexistent/libfaketime.so.1' };
+// No strace and no unshare on PATH (so no PID namespaces either), libfaketime pointed at a file that is not there, and
+// no clock shim: without cc on PATH none is built, but one an earlier run of this checkout built would still be used.
+const BARE = { PATH: '/nonexistent', EJC_LIBFAKETIME: '/nonexistent/libfaketime.so.1', EJC_CLOCK_SHIM: 'off' };
 
 describe('dimensions the machine lacks', () => {
   it('are listed under notTested with the install command, printed before the verdict, excluded by the boundary, and kept out of generation', async () => {

@@ -11,6 +11,9 @@ BUGS holds the author's mistakes a variant switches on before main() (py-jsonl-*
   settle-at-cached-end  settle appends at the end this process last saw, without the lock: "a settle only touches
                         the row this process prepared, nobody else can be deciding anything about it". Another
                         process's records appended since are overwritten.
+  erase-once            the terminal sweep erases the swept results right after its delete record, and nothing
+                        erases them later: "the sweep erases what it deletes". A sweep killed between the two leaves
+                        the bytes, and every later checkpoint answers complete over them.
 """
 import fcntl
 import json
@@ -50,12 +53,17 @@ class Log:
         self.wire = wire
         self.end = 0
         self.rows = {}
+        # Result spans of deleted rows: erased by the sweep that deleted them, and again at every open and checkpoint,
+        # since a sweep killed between its delete record and its erasure leaves the bytes (§11: later opens retry).
+        self.freed = []
         with self.locked():
             self.catch_up()
             # A tail without its newline is a record whose writer died mid-write: nobody else is writing (we hold the lock).
             if os.fstat(self.fd).st_size > self.end:
                 os.ftruncate(self.fd, self.end)
                 os.fsync(self.fd)
+            if 'erase-once' not in BUGS:
+                self.erase_freed()
 
     def close(self):
         os.close(self.fd)
@@ -103,7 +111,9 @@ class Log:
                 row['resultSpan'] = (offset, len(line))
         elif kind == 'delete':
             for effect_id in record['ids']:
-                self.rows.pop(effect_id, None)
+                row = self.rows.pop(effect_id, None)
+                if row is not None and row['resultSpan'] is not None:
+                    self.freed.append(row['resultSpan'])
 
     # Appends records at the end in one write, synced, then folds them.
     def append(self, records, at=None):
@@ -116,6 +126,15 @@ class Log:
             self.apply(line, offset)
             offset += len(line) + 1
         self.end = max(self.end, offset)
+
+    # Erases every freed span (again: an erased record stays erased), synced. Under the lock.
+    def erase_freed(self):
+        if not self.freed:
+            return
+        for span in self.freed:
+            self.erase(span)
+        os.fsync(self.fd)
+        self.freed = []
 
     # Overwrites a record with spaces behind a marker of the same length: its bytes leave the file.
     def erase(self, span):
@@ -247,13 +266,17 @@ class Journal:
             spans = [r['resultSpan'] for r in swept if r['resultSpan'] is not None]
             self.wire.crashpoint('run-sweep.before-commit')
             log.append([{'t': 'delete', 'ids': [r['effectId'] for r in swept]}])
-            for span in spans:
-                log.erase(span)
-            os.fsync(log.fd)
+            if 'erase-once' in BUGS:
+                log.freed = spans
+            log.erase_freed()
             return {'deleted': len(swept)}
 
     def op_checkpoint(self, _req):
-        self.opened()
+        log = self.opened()
+        if 'erase-once' not in BUGS:
+            with log.locked():
+                log.catch_up()
+                log.erase_freed()
         return {'checkpoint': 'complete'}
 
     def op_listEffects(self, _req):  # noqa: N802
