@@ -3,7 +3,8 @@ import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { defineScenario, type Scenario } from '../../harness/scenario.js';
-import { defaultPrepare, isUnresolved, nodeRows, rows, seedRows } from '../support.js';
+import { defaultPrepare, isUnresolved, nodeRows, rows, scanCanaries, seedRows } from '../support.js';
+import { makeCanary } from '../../harness/world/byte-scan.js';
 import { NAMESPACE_SYSCALLS, syscallsAfter, traceeKilled, underStrace, type SyscallEvent } from '../../harness/engine/syscall-sweep.js';
 import { fileWriteVictim, nextLine, rawLines, stablePoints, type FileWritePoint } from '../../harness/engine/file-write-points.js';
 import { WRITE_SYSCALLS } from '../../harness/world/written-files.js';
@@ -31,6 +32,7 @@ export const blind2OpenSweep: Scenario[] = [
       'each kill happened inside open',
       'afterwards the journal opens; R/node-a is committed, the gate passes and the re-run replays the recorded result; R/node-b is unresolved and the gate refuses',
       'the legacy session row is still there (its result may be cleared)',
+      'once a checkpoint answers complete, neither the swept run\'s result nor the legacy session result is in any file of the journal',
     ],
     async trial(t) {
       const laid = join(t.dir, 'laid');
@@ -74,6 +76,8 @@ interface Laid {
   readonly prepare: ReturnType<typeof defaultPrepare>;
   readonly result: ReturnType<typeof deriveProjections>;
   readonly legacy: boolean;
+  /** Markers of bytes freed before the open (R0's swept result) or freed by it (the legacy session result). */
+  readonly freed: readonly string[];
 }
 
 const RESULT = deriveProjections('http_request', `{"echo":"${'y'.repeat(80)}","tail":"END"}`, DEFAULT_MAPPING);
@@ -82,9 +86,12 @@ const SID = 'sess-open-sweep';
 // Leaves the directory as a crashed engine's restart finds it, closed cleanly (so every copy starts from the same bytes).
 async function lay(t: TrialContext, dir: string): Promise<Laid> {
   const client = await t.driver('setup', { journalDir: dir, armed: [] });
+  // Not planted as secrets: a journal may print a result it holds (only an argument secret must never leave it).
+  const marker = (): string => makeCanary(() => t.rng.next(), t.canaryNonce);
+  const freed = [marker()];
   const r0 = t.rng.id('run');
   const v0 = await client.op('prepare', defaultPrepare(t, r0, 'node-a'));
-  await client.op('settle', { effectId: proceeded(v0, 'the swept run\'s effect'), state: 'committed', result: RESULT });
+  await client.op('settle', { effectId: proceeded(v0, 'the swept run\'s effect'), state: 'committed', result: deriveProjections('http_request', `{"echo":"${freed[0]!}","tail":"END"}`, DEFAULT_MAPPING) });
   await client.op('runTerminal', { runId: r0 });
   const runId = t.rng.id('run');
   const prepare = defaultPrepare(t, runId, 'node-a');
@@ -93,11 +100,12 @@ async function lay(t: TrialContext, dir: string): Promise<Laid> {
   proceeded(await client.op('prepare', defaultPrepare(t, runId, 'node-b')), 'the unresolved effect');
   const legacy = t.capabilities.sessions && t.capabilities.seeding;
   if (legacy) {
-    const resultJson = JSON.stringify({ modelValue: 'legacy', truncated: false, summary: 's', outputMappingResult: null });
+    freed.push(marker());
+    const resultJson = JSON.stringify({ modelValue: `legacy ${freed[1]!}`, truncated: false, summary: 's', outputMappingResult: null });
     await seedRows(t, client, [{ scope: { kind: 'session', sessionId: SID, turn: 0 }, slot: 0, toolId: 'http_request', tier: 3, state: 'committed', argsDigest: `v5:${'b'.repeat(64)}`, callId: 'eng-open-1', resultJson }]);
   }
   await client.close();
-  return { runId, prepare, result: RESULT, legacy };
+  return { runId, prepare, result: RESULT, legacy, freed };
 }
 
 // Opens a copy under strace (logging only) and returns the kill points of its open: the writes it made to the journal
@@ -173,5 +181,11 @@ async function check(t: TrialContext, c: JournalClient, f: Laid, label: string):
   const held = a.length === 1 && a[0]?.state === 'committed' && gateA.decision === 'pass' && isDeepStrictEqual(replayed, f.result)
     && b.length === 1 && isUnresolved(b[0]) && gateB.decision === 'refuse' && legacyRows === (f.legacy ? 1 : 0);
   const actual = { nodeA: a.map((r) => r.state), gateA: gateA.decision, replayed: isDeepStrictEqual(replayed, f.result) ? 'the recorded result' : replayed, nodeB: b.map((r) => r.state), gateB: gateB.decision, legacySessionRows: legacyRows };
-  return t.check(label, { nodeA: ['committed'], gateA: 'pass', replayed: 'the recorded result', nodeB: ['prepared, ambiguous or needs_attention'], gateB: 'refuse', legacySessionRows: f.legacy ? 1 : 0 }, actual, held);
+  if (!t.check(label, { nodeA: ['committed'], gateA: 'pass', replayed: 'the recorded result', nodeB: ['prepared, ambiguous or needs_attention'], gateB: 'refuse', legacySessionRows: f.legacy ? 1 : 0 }, actual, held)) return false;
+  // §11: the open clears legacy session results and checkpoints, and later opens retry what a killed one left; bytes
+  // freed before it (R0's sweep) are gone after any successful checkpoint. A deferred checkpoint promises nothing yet.
+  const { checkpoint } = await c.op('checkpoint', {});
+  if (checkpoint !== 'complete') return true;
+  const hits = await scanCanaries(t, c, f.freed);
+  return t.check(`${label}: copies of the swept run result${f.legacy ? ' and the legacy session result' : ''} after a complete checkpoint`, 0, hits, hits === 0);
 }
