@@ -12,8 +12,10 @@ export const LEGACY_PLACEHOLDERS = ['legacy:session', 'legacy:home', 'legacy:age
 const A0 = sessionAddress(0, 0, 'http_request');
 
 export const sessionAcceptance: Scenario[] = [
-  ...(['errored', 'aborted'] as const).map((status) =>
-    accept(`disclosure.${status}-turn`, `A committed effect of an ${status} turn is disclosed once`, [], async (t, c) => {
+  // Every status of an exchange that did not complete (protocol.md sessionRead; §8: missing-terminal and orphan
+  // exchanges disclose conservatively too).
+  ...(['errored', 'aborted', 'missing_terminal', 'orphan'] as const).map((status) =>
+    accept(`disclosure.${status.replace('_', '-')}-turn`, `A committed effect of ${status === 'missing_terminal' ? 'a' : 'an'} ${status.replace('_', ' ')} turn is disclosed once`, [], async (t, c) => {
       await runTurn(t, c, SID, { turn: 0, calls: [defaultCall()], status });
       await twoResumes(t, c, [`${A0}:conservative`], []);
     }),

@@ -6,6 +6,7 @@ import { homedir, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { resumeRun, startRun } from '../../harness/engine/run-engine.js';
 import type { RunScript } from '../../harness/engine/model.js';
+import type { SeedRow } from '../../shared/protocol/schemas.js';
 import { underStrace } from '../../harness/engine/syscall-sweep.js';
 import { isInside, scanForCanaries } from '../../harness/world/byte-scan.js';
 import { FILE_SYSCALLS, readTraceLines, writtenPaths } from '../../harness/world/written-files.js';
@@ -17,6 +18,22 @@ import type { TrialContext } from '../../harness/engine/trial-context.js';
 import type { JournalClient } from '../../harness/engine/journal-client.js';
 
 const SID = 'sess-secret';
+
+/** A legacy session row as an older writer left it: its state and slot (a negative slot is a `!` command). */
+interface LegacyKind {
+  readonly state: SeedRow['state'];
+  readonly slot: number;
+}
+
+// §11: the open "clears every legacy session result, including unresolved, orphan and one-shot rows" (every row here is
+// an orphan: no transcript names its call).
+const LEGACY_KINDS: readonly LegacyKind[] = [
+  { state: 'committed', slot: 0 },
+  { state: 'prepared', slot: 1 },
+  { state: 'ambiguous', slot: 2 },
+  { state: 'needs_attention', slot: 3 },
+  { state: 'committed', slot: -1 },
+];
 
 export const secrets: Scenario[] = [
   defineScenario({
@@ -99,28 +116,28 @@ export const secrets: Scenario[] = [
       };
     },
   }),
-  withLegacyCanary('secrets.legacy-result-cleared-on-open', 'A legacy session result is cleared and checkpointed on open', [], async (t, token, first) => {
+  withLegacyCanary('secrets.legacy-result-cleared-on-open', 'Every legacy session result, an unresolved or negative-slot row\'s too, is cleared and checkpointed on open', [], async (t, tokens, first) => {
     await first.close();
     const client = await t.driver();
-    t.expect('canary hits after the open-time clear, connection open', 0, await scanCanaries(t, client, [token]));
+    t.expect('canary hits after the open-time clear, connection open', 0, await scanCanaries(t, client, tokens));
     return client;
-  }),
-  withLegacyCanary('secrets.sweep-erases-result-bytes', 'The session sweep and its checkpoint erase the row\'s bytes from main file and WAL', [], async (t, token, client) => {
+  }, LEGACY_KINDS),
+  withLegacyCanary('secrets.sweep-erases-result-bytes', 'The session sweep and its checkpoint erase the row\'s bytes from main file and WAL', [], async (t, tokens, client) => {
     const resumed = await resumeSession(t, client, SID);
     t.expect('sweep checkpoint', 'complete', resumed.sweep?.checkpoint);
-    t.expect('canary hits after sweep + checkpoint, connection open', 0, await scanCanaries(t, client, [token]));
+    t.expect('canary hits after sweep + checkpoint, connection open', 0, await scanCanaries(t, client, tokens));
     return client;
   }),
-  withLegacyCanary('secrets.blocked-reader-defers-then-completes', 'A blocked reader defers the checkpoint; a later empty sweep completes and the bytes go', ['sqliteWal', 'fault:checkpoint_blocked_by_reader'], async (t, token, client) => {
+  withLegacyCanary('secrets.blocked-reader-defers-then-completes', 'A blocked reader defers the checkpoint; a later empty sweep completes and the bytes go', ['sqliteWal', 'fault:checkpoint_blocked_by_reader'], async (t, tokens, client) => {
     await client.op('fault', { fault: 'checkpoint_blocked_by_reader', enabled: true });
     const resumed = await resumeSession(t, client, SID);
     t.expect('checkpoint with a blocked reader', 'deferred', resumed.sweep?.checkpoint);
     // Control only: while deferred the bytes may remain, so this scan is recorded, not judged.
-    await scanCanaries(t, client, [token], 'control');
+    await scanCanaries(t, client, tokens, 'control');
     await client.op('fault', { fault: 'checkpoint_blocked_by_reader', enabled: false });
     const empty = await client.op('sessionSweep', { sessionId: SID, captured: [] });
     t.expect('later empty sweep checkpoint', 'complete', empty.checkpoint);
-    t.expect('canary hits after the later empty sweep', 0, await scanCanaries(t, client, [token]));
+    t.expect('canary hits after the later empty sweep', 0, await scanCanaries(t, client, tokens));
     return client;
   }),
 ];
@@ -149,29 +166,31 @@ function isRegularFile(path: string): boolean {
   }
 }
 
-type Body = (t: TrialContext, token: string, client: JournalClient) => Promise<JournalClient>;
+type Body = (t: TrialContext, tokens: string[], client: JournalClient) => Promise<JournalClient>;
 
-// Plants a committed legacy session row whose result holds a canary, proves the scan sees it, then runs the body.
-function withLegacyCanary(id: string, title: string, needs: Need[], body: Body): Scenario {
+// Plants legacy session rows (one committed by default) whose results hold a canary each, proves the scan sees them,
+// then runs the body.
+function withLegacyCanary(id: string, title: string, needs: Need[], body: Body, kinds: readonly LegacyKind[] = [{ state: 'committed', slot: 0 }]): Scenario {
   return defineScenario({
     id,
     title,
     spec: 'effect-journal §11, §9, §12 session acceptance (live main/WAL byte scans)',
     tags: ['secrets', 'byte-scan', 'session', 'wal'],
     needs: ['sessions', 'seeding', ...needs],
-    description: `${title}. A legacy writer's session row holding a result with a canary is planted; the scan must see it first (control), then must not after the erasure.`,
+    description: `${title}. ${kinds.length === 1 ? 'A legacy writer\'s session row holding a result with a canary is' : `Legacy writer's session rows (${kinds.map((k) => `${k.state} at slot ${k.slot}`).join(', ')}), each holding a result with a canary of its own, are`} planted; the scan must see ${kinds.length === 1 ? 'it' : 'each'} first (control), then must not after the erasure.`,
     asserts: ['control: the canary is visible before the erasure', title],
     async trial(t) {
-      const token = canary(t);
+      const tokens = kinds.map(() => canary(t));
       const client = await t.driver();
-      await client.op('seed', { rows: [{ scope: { kind: 'session', sessionId: SID, turn: 0 }, slot: 0, toolId: 'http_request', tier: 3, state: 'committed', argsDigest: 'v5:' + 'a'.repeat(64), callId: 'eng-legacy-1', resultJson: JSON.stringify({ modelValue: token, truncated: false, summary: 's', outputMappingResult: token }) }] });
+      const rows = kinds.map(({ state, slot }, i) => ({ scope: { kind: 'session' as const, sessionId: SID, turn: 0 }, slot, toolId: 'http_request', tier: 3 as const, state, argsDigest: 'v5:' + 'a'.repeat(64), callId: `eng-legacy-${i + 1}`, resultJson: JSON.stringify({ modelValue: tokens[i], truncated: false, summary: 's', outputMappingResult: tokens[i] }) }));
+      await client.op('seed', { rows });
       await snapshotBefore(t, client);
-      const visible = await scanCanaries(t, client, [token], 'control');
-      if (visible === 0) {
-        t.inconclusiveReason = 'control failed: the planted canary is not visible in the files before the erasure, so its absence afterwards would prove nothing';
+      for (const [i, token] of tokens.entries()) {
+        if ((await scanCanaries(t, client, [token], 'control')) > 0) continue;
+        t.inconclusiveReason = `control failed: the canary planted in the ${kinds[i]!.state} legacy row at slot ${kinds[i]!.slot} is not visible in the files before the erasure, so its absence afterwards would prove nothing`;
         return;
       }
-      const last = await body(t, token, client);
+      const last = await body(t, tokens, client);
       await snapshotAfter(t, last);
     },
   });

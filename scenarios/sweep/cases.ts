@@ -6,7 +6,7 @@ import { makeCanary } from '../../harness/world/byte-scan.js';
 import { DEFAULT_MAPPING, deriveProjections } from '../../harness/engine/projections.js';
 import type { TrialContext } from '../../harness/engine/trial-context.js';
 import type { JournalClient } from '../../harness/engine/journal-client.js';
-import type { CapturedRow, OpParams, RecordedResult } from '../../shared/protocol/schemas.js';
+import type { CapturedRow, EffectRow, OpParams, RecordedResult } from '../../shared/protocol/schemas.js';
 import { proceeded } from '../../harness/engine/setup-verdict.js';
 
 export interface SweepCase<F = Fixture> {
@@ -43,17 +43,30 @@ function fixture(t: TrialContext): Fixture {
   return { runId, prepare: defaultPrepare(t, runId, 'node-a'), result: RESULT, sessionRows: chunk === undefined ? 3 : Math.max(3, chunk + 1) };
 }
 
-/** The terminal sweep's results carry a marker of the trial's own, so the bytes they leave can be looked for. */
+/** The terminal sweep's two committed results (node-a's, node-b's) carry a marker each, so the bytes they leave can be looked for. */
 interface TerminalFixture extends Fixture {
-  readonly marker: string;
+  readonly markers: readonly [string, string];
+  readonly results: readonly [RecordedResult, RecordedResult];
 }
 
-// Not planted as a secret: a journal may print a result it holds (only an argument secret must never leave it).
+// Not planted as secrets: a journal may print a result it holds (only an argument secret must never leave it).
 function terminalFixture(t: TrialContext): TerminalFixture {
   const f = fixture(t);
-  const marker = makeCanary(() => t.rng.next(), t.canaryNonce);
-  return { ...f, marker, result: deriveProjections('http_request', `{"echo":"${marker}","tail":"END"}`, DEFAULT_MAPPING) };
+  const markers = [makeCanary(() => t.rng.next(), t.canaryNonce), makeCanary(() => t.rng.next(), t.canaryNonce)] as const;
+  const results = markers.map((m) => deriveProjections('http_request', `{"echo":"${m}","tail":"END"}`, DEFAULT_MAPPING)) as [RecordedResult, RecordedResult];
+  return { ...f, markers, results };
 }
+
+// §11 and protocol.md `open`: a restart's open checkpoints, erasing what an earlier sweep freed (with no other process
+// on the journal nothing can defer it). A node's marker must be gone once its row is.
+async function freedGoneAfterOpen(t: TrialContext, c: JournalClient, f: TerminalFixture, all: readonly EffectRow[], label: string): Promise<void> {
+  const gone = f.markers.filter((_, i) => !all.some((r) => r.scope.kind === 'run' && r.scope.runId === f.runId && r.scope.nodeId === NODES[i] && r.state === 'committed'));
+  if (gone.length === 0) return;
+  const hits = await scanCanaries(t, c, gone);
+  t.check(`${label}: copies of the swept results in the journal's files right after the restart's open`, 0, hits, hits === 0);
+}
+
+const NODES = ['node-a', 'node-b'] as const;
 
 // The prepare sweep uses a tier-1 effect: only there must the row carry its idempotency key (§2).
 function tier1Fixture(t: TrialContext): Fixture {
@@ -134,14 +147,16 @@ export const SWEEP_CASES: readonly SweepCase[] = [
     invariant: 'afterwards the unresolved row remains and a repeated terminal sweep leaves no committed row (a torn sweep may leave some); once a checkpoint answers complete, no file holds the swept results',
     fixture: terminalFixture,
     async setup(c, f) {
-      await prepareAndSettle(c, f.prepare, f.result);
-      await prepareAndSettle(c, { ...f.prepare, correlation: { kind: 'run', runId: f.runId, nodeId: 'node-b', attempt: 1 } }, f.result);
+      const { results } = f as TerminalFixture;
+      await prepareAndSettle(c, f.prepare, results[0]);
+      await prepareAndSettle(c, { ...f.prepare, correlation: { kind: 'run', runId: f.runId, nodeId: 'node-b', attempt: 1 } }, results[1]);
       await c.op('prepare', { ...f.prepare, correlation: { kind: 'run', runId: f.runId, nodeId: 'node-c', attempt: 1 } });
       return null;
     },
     run: async (c, f) => void (await c.op('runTerminal', { runId: f.runId })),
     async check(t, c, f, label) {
       const all = (await rows(c)).filter((r) => r.scope.kind === 'run' && r.scope.runId === f.runId);
+      await freedGoneAfterOpen(t, c, f as TerminalFixture, all, label);
       const committed = all.filter((r) => r.state === 'committed').length;
       const unresolved = all.filter((r) => isUnresolved(r)).length;
       await c.op('runTerminal', { runId: f.runId });
@@ -151,10 +166,10 @@ export const SWEEP_CASES: readonly SweepCase[] = [
       t.check(label, 'committed rows 2, 1 or 0 and unresolved 1; after a repeated sweep committed 0, unresolved 1', actual, held);
       // §11: bytes a sweep freed survive no successful checkpoint, a sweep torn by the kill included (its open and the
       // repeated sweep retry what it left); a deferred checkpoint promises nothing yet.
-      const { marker } = f as TerminalFixture;
+      const { markers } = f as TerminalFixture;
       const { checkpoint } = await c.op('checkpoint', {});
       if (checkpoint !== 'complete') return;
-      const hits = await scanCanaries(t, c, [marker]);
+      const hits = await scanCanaries(t, c, markers);
       t.check(`${label}: copies of the swept results in the journal's files after a complete checkpoint`, 0, hits, hits === 0);
     },
   },

@@ -221,6 +221,11 @@ export const DIMENSIONS = [
   { name: 'prepare-check-locked-then-insert', scenarios: ['cp07.concurrent-prepare.many-races'], attempts: 3 },
   // From red team H: a late settle answered as taken while another process's operator had resolved the row.
   { name: 'settle-trusts-own-prepare', scenarios: ['concurrency.long-lived.settle-after-resolved-elsewhere'] },
+  // From red team I: missing-terminal and orphan exchanges read as completed (only errored and aborted turns had a
+  // scenario; the default run's exploration caught it only once it had six trials).
+  { name: 'incomplete-means-failed', scenarios: ['disclosure.missing-terminal-turn', 'disclosure.orphan-turn'] },
+  // From red team I: the open's legacy clear only for committed rows (every planted legacy row was committed).
+  { name: 'legacy-clear-committed-only', scenarios: ['secrets.legacy-result-cleared-on-open'] },
 ];
 
 /**
