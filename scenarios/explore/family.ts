@@ -40,6 +40,9 @@ async function exploreInScenario(t: TrialContext, id: string, profile: Profile):
   const arb = trialCase(features);
   const replayOf = (seed: number, path: string) => replayCommand(t.launch, seed, path, features, t.timeoutMs, profile);
   const trials: unknown[] = [];
+  // Generated trials race drivers (two resumes of one session may both disclose, racing prepares meet each other in any
+  // order): how many disclosures, replays and refusals they saw is the contract's allowance, not their outcome.
+  t.varies('disclosures', 'replays', 'refusals');
   for (let k = 0; k < FAMILY_TRIALS; k++) {
     const seed = trialSeed(t.seed, k);
     const { result, case: c } = await once(run, arb, seed, null, `${id}#${k + 1}`);

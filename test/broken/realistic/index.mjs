@@ -218,7 +218,7 @@ export const DIMENSIONS = [
   { name: 'session-read-first-page', scenarios: ['disclosure.scale.long-session'] },
   // From red team G: the identity looked up under the write lock in one transaction, inserted in a second (the forced
   // interleaving of cp07.concurrent-prepare.interleaved cannot get between them; only real races can, hence attempts).
-  { name: 'prepare-check-locked-then-insert', scenarios: ['cp07.concurrent-prepare.many-races'], attempts: 3 },
+  { name: 'prepare-check-locked-then-insert', scenarios: ['cp07.concurrent-prepare.many-races'], attempts: 6 },
   // From red team H: a late settle answered as taken while another process's operator had resolved the row.
   { name: 'settle-trusts-own-prepare', scenarios: ['concurrency.long-lived.settle-after-resolved-elsewhere'] },
   // From red team I: missing-terminal and orphan exchanges read as completed (only errored and aborted turns had a
