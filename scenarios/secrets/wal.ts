@@ -121,7 +121,7 @@ export const secrets: Scenario[] = [
     const client = await t.driver();
     t.expect('canary hits after the open-time clear, connection open', 0, await scanCanaries(t, client, tokens));
     return client;
-  }, LEGACY_KINDS),
+  }, LEGACY_KINDS, true),
   withLegacyCanary('secrets.sweep-erases-result-bytes', 'The session sweep and its checkpoint erase the row\'s bytes from main file and WAL', [], async (t, tokens, client) => {
     const resumed = await resumeSession(t, client, SID);
     t.expect('sweep checkpoint', 'complete', resumed.sweep?.checkpoint);
@@ -170,20 +170,24 @@ type Body = (t: TrialContext, tokens: string[], client: JournalClient) => Promis
 
 // Plants legacy session rows (one committed by default) whose results hold a canary each, proves the scan sees them,
 // then runs the body.
-function withLegacyCanary(id: string, title: string, needs: Need[], body: Body, kinds: readonly LegacyKind[] = [{ state: 'committed', slot: 0 }]): Scenario {
+// With `neighbour`, the same seed first plants a committed run row with a large result the open leaves alone: the
+// seed's write is then larger than the clear's, so a store that rewrites a redo or journal file in place without
+// shortening it keeps the seed's images of the legacy results in the tail the clear did not reach.
+function withLegacyCanary(id: string, title: string, needs: Need[], body: Body, kinds: readonly LegacyKind[] = [{ state: 'committed', slot: 0 }], neighbour = false): Scenario {
   return defineScenario({
     id,
     title,
     spec: 'effect-journal §11, §9, §12 session acceptance (live main/WAL byte scans)',
     tags: ['secrets', 'byte-scan', 'session', 'wal'],
     needs: ['sessions', 'seeding', ...needs],
-    description: `${title}. ${kinds.length === 1 ? 'A legacy writer\'s session row holding a result with a canary is' : `Legacy writer's session rows (${kinds.map((k) => `${k.state} at slot ${k.slot}`).join(', ')}), each holding a result with a canary of its own, are`} planted; the scan must see ${kinds.length === 1 ? 'it' : 'each'} first (control), then must not after the erasure.`,
+    description: `${title}. ${kinds.length === 1 ? 'A legacy writer\'s session row holding a result with a canary is' : `Legacy writer's session rows (${kinds.map((k) => `${k.state} at slot ${k.slot}`).join(', ')}), each holding a result with a canary of its own, are`} planted${neighbour ? ' in one seed after a committed run row holding a 16 KiB result' : ''}; the scan must see ${kinds.length === 1 ? 'it' : 'each'} first (control), then must not after the erasure.`,
     asserts: ['control: the canary is visible before the erasure', title],
     async trial(t) {
       const tokens = kinds.map(() => canary(t));
       const client = await t.driver();
       const rows = kinds.map(({ state, slot }, i) => ({ scope: { kind: 'session' as const, sessionId: SID, turn: 0 }, slot, toolId: 'http_request', tier: 3 as const, state, argsDigest: 'v5:' + 'a'.repeat(64), callId: `eng-legacy-${i + 1}`, resultJson: JSON.stringify({ modelValue: tokens[i], truncated: false, summary: 's', outputMappingResult: tokens[i] }) }));
-      await client.op('seed', { rows });
+      const big = { scope: { kind: 'run' as const, runId: 'run-legacy-neighbour', nodeId: 'node-a' }, slot: 0, toolId: 'http_request', tier: 3 as const, state: 'committed' as const, argsDigest: 'v5:' + 'c'.repeat(64), callId: 'eng-neighbour', resultJson: JSON.stringify({ modelValue: 'n'.repeat(16_384), truncated: false, summary: 's', outputMappingResult: null }) };
+      await client.op('seed', { rows: neighbour ? [big, ...rows] : rows });
       await snapshotBefore(t, client);
       for (const [i, token] of tokens.entries()) {
         if ((await scanCanaries(t, client, [token], 'control')) > 0) continue;
