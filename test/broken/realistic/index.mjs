@@ -226,6 +226,8 @@ export const DIMENSIONS = [
   { name: 'incomplete-means-failed', scenarios: ['disclosure.missing-terminal-turn', 'disclosure.orphan-turn'] },
   // From red team I: the open's legacy clear only for committed rows (every planted legacy row was committed).
   { name: 'legacy-clear-committed-only', scenarios: ['secrets.legacy-result-cleared-on-open'] },
+  // From red team I: a session read selecting its rows without case (only run ids had sibling scenarios).
+  { name: 'session-read-nocase', scenarios: ['retention.sibling-session-ids'] },
 ];
 
 /**
