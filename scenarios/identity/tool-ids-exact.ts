@@ -13,7 +13,13 @@ type Prepare = OpParams<'prepare'>;
 // Tool ids a store folds into one when it makes a file name, a key or a slug of them: case, punctuation, separators,
 // a trailing space, a doubled separator. MCP tool ids carry all of these, and each names another tool.
 const TOOL = 'write_file';
-const SIBLING_TOOLS = ['write-file', 'Write_File', 'WRITE_FILE', 'write.file', 'write/file', 'write:file', 'write file', 'write_file ', 'write__file', 'writefile'];
+// Long MCP ids (mcp__<server>__<tool>) that share their first 31 or 63 bytes: a store that keeps the id in a fixed
+// buffer or a cut column takes each pair for one tool. 64 bytes is the longest tool name the common model APIs accept.
+const LONG = 'mcp__enterprise_document_management__upload_files_to_workspace_';
+const SIBLING_TOOLS = [
+  'write-file', 'Write_File', 'WRITE_FILE', 'write.file', 'write/file', 'write:file', 'write file', 'write_file ', 'write__file', 'writefile',
+  'mcp__github__create_pull_request_review', 'mcp__github__create_pull_request_comment', `${LONG}a`, `${LONG}b`,
+];
 
 // Ordinary public fields whose names merely contain a credential word (pass, secret, token, auth, key, cred, sig,
 // cookie): no reading makes them credentials, so each contributes its complete value to identity (§11).
@@ -35,7 +41,7 @@ export const blind3Identity: Scenario[] = [
     needs: [],
     description:
       `A run node commits a ${TOOL} call at slot 0 with a retained result. The re-run's model calls, at the same slot, tools whose ids differ from it only in case, ` +
-      'punctuation, separators or a trailing space, as MCP tool ids do (write-file, Write_File, write.file, write/file, write_file with a trailing space...). Each is another ' +
+      'punctuation, separators or a trailing space, as MCP tool ids do (write-file, Write_File, write.file, write/file, write_file with a trailing space...), and long MCP ids that share their first 31 or 63 bytes. Each is another ' +
       'tool, so another EffectIdentity: its prepare proceeds, it is settled with its own result, and after a SIGKILL and a restart each prepare again replays its own result, ' +
       'never another tool\'s. A store that folds tool ids into one file name, key or slug answers one of them with the other\'s result, or refuses it as a duplicate.',
     asserts: [

@@ -228,6 +228,8 @@ export const DIMENSIONS = [
   { name: 'legacy-clear-committed-only', scenarios: ['secrets.legacy-result-cleared-on-open'] },
   // From red team I: a session read selecting its rows without case (only run ids had sibling scenarios).
   { name: 'session-read-nocase', scenarios: ['retention.sibling-session-ids'] },
+  // From red team I: a tool id kept in a fixed 32-byte field (no tool id was longer than 31 bytes).
+  { name: 'tool-id-fixed-buffer', scenarios: ['identity.tool-ids-exact'] },
 ];
 
 /**
