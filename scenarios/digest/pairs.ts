@@ -90,6 +90,8 @@ export const CREDENTIAL_PAIRS: readonly DigestPair[] = [
   ...form('--access-token=value', (s, p) => ({ argv: ['sync', `--access-token=${s}`, p] })),
   ...form('-p with a non-port value', (s, p) => ({ argv: ['mysql', '-p', s, '-h', `db-${p}`] })),
   { name: '-p with a port: the port changed', same: false, args: (side) => ({ argv: ['serve', '-p', side === 'a' ? '8080' : '8081'] }) },
+  // protocol.md: "a bare port number (1–5 digits, or a JSON number) is port-shaped for every detector".
+  { name: '-p with a port as a JSON number: the port changed', same: false, args: (side) => ({ argv: ['psql', '-p', side === 'a' ? 5432 : 6543] }) },
   ...form('a double-quoted password with escaped quotes and backslashes', (s, p) => ({ line: `retries=3 password="x\\"${s}\\\\" region=${p}` })),
   ...form('a single-quoted token', (s, p) => ({ line: `token='${s}' region=${p}` })),
   ...form('a "secret": "value" member inside text', (s, p) => ({ body: `{"secret": "a\\"${s}", "region": "${p}"}` })),

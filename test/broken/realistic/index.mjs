@@ -230,6 +230,8 @@ export const DIMENSIONS = [
   { name: 'session-read-nocase', scenarios: ['retention.sibling-session-ids'] },
   // From red team I: a tool id kept in a fixed 32-byte field (no tool id was longer than 31 bytes).
   { name: 'tool-id-fixed-buffer', scenarios: ['identity.tool-ids-exact'] },
+  // From red team I: a -p port given as a JSON number masked (only `ejc vectors` had a numeric port).
+  { name: 'port-number-masked', scenarios: ['digest.credential-forms-fixed'] },
 ];
 
 /**
