@@ -59,6 +59,14 @@ export function scopeKey(...parts: ReadonlyArray<string | number>): string {
   return parts.map((p) => encodeURIComponent(String(p))).join('/');
 }
 
+/**
+ * A session turn's part of a logical key: one more part than a run node's (`session/<id>/<turn>`), so a session and a
+ * run that share an id and a number (session a/b turn 0, run a/b node 0) never share a target's ledger entry.
+ */
+export function sessionScopeKey(sessionId: string, turn: number): string {
+  return scopeKey('session', sessionId, turn);
+}
+
 /** The bytes the engine sends to the target: public args only, the secret would be a header in real life. */
 export function payloadOf(call: ToolCall): string {
   const pub: Record<string, unknown> = {};

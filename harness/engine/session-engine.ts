@@ -1,7 +1,7 @@
 // The engine's session path: turns with journaled calls, the atomic transcript write, and resume = read → notice → sweep.
 import type { CapturedRow, Disclosure, EffectRow, EffectState, SessionReadResult, SessionSweepResult, TranscriptTurn } from '../../shared/protocol/schemas.js';
 import type { JournalClient } from './journal-client.js';
-import { logicalKey, payloadOf, scopeKey, type ToolCall } from './model.js';
+import { logicalKey, payloadOf, sessionScopeKey, type ToolCall } from './model.js';
 import { DEFAULT_MAPPING, deriveProjections } from './projections.js';
 import type { TrialContext } from './trial-context.js';
 
@@ -85,7 +85,7 @@ export async function startTurn(t: TrialContext, client: JournalClient, sessionI
     await t.boundary('after-turn-prepare', client);
     if (script.unsettledSlots?.includes(call.slot)) continue;
     const sent = t.world.dispatch(call.target, call.tier, {
-      logicalKey: logicalKey(scopeKey(sessionId, script.turn), call),
+      logicalKey: logicalKey(sessionScopeKey(sessionId, script.turn), call),
       idempotencyKey: verdict.idempotencyKey ?? null,
       payload: payloadOf(call),
       ...(call.response ? { response: call.response } : {}),

@@ -5,7 +5,7 @@ import { nodePrepare } from '../engine/node-prepare.js';
 import { DEFAULT_MAPPING } from '../engine/projections.js';
 import { resumeSession, startTurn, transcriptOf, type OpenTurn } from '../engine/session-engine.js';
 import type { OpParams } from '../../shared/protocol/schemas.js';
-import { logicalKey, scopeKey } from '../engine/model.js';
+import { logicalKey, scopeKey, sessionScopeKey } from '../engine/model.js';
 import { buildCall } from './build.js';
 import { kxmRun } from '../kxm/explore-activity.js';
 import type { Activity, TurnPlan } from './case.js';
@@ -141,7 +141,7 @@ async function resolveSession(x: Exec, index: number): Promise<void> {
   const mine = effects.filter((e) => e.scope.kind === 'session' && e.scope.sessionId === s.id && e.state !== 'committed' && e.resolution === null);
   if (mine.length === 0) return;
   for (const e of mine) {
-    const landed = e.scope.kind === 'session' && x.t.world.writesFor(logicalKey(scopeKey(e.scope.sessionId, e.scope.turn), e)) > 0;
+    const landed = e.scope.kind === 'session' && x.t.world.writesFor(logicalKey(sessionScopeKey(e.scope.sessionId, e.scope.turn), e)) > 0;
     await x.primary.try('resolve', { effectId: e.effectId, decision: landed ? 'accepted' : 'discarded', actor: 'operator@explore.invalid' });
   }
   const out = await resumeSession(x.t, x.primary, s.id, {});

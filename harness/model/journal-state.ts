@@ -1,6 +1,6 @@
 // The model's view of one possible journal: its rows as the history so far proves them, and what freed bytes must be gone.
 import type { EffectScope, RecordedResult, Tier } from '../../shared/protocol/schemas.js';
-import { logicalKey, scopeKey } from '../engine/model.js';
+import { logicalKey, scopeKey, sessionScopeKey } from '../engine/model.js';
 
 /** One row as the model knows it; unknown ids and keys are learnt from later observations. */
 export interface MRow {
@@ -44,7 +44,7 @@ export function addrOf(scope: EffectScope, slot: number, toolId: string): string
 
 /** The target ledgers' logical key of a row (the engine's own scheme). */
 export function rowLogicalKey(row: Pick<MRow, 'scope' | 'slot' | 'toolId'>): string {
-  const scope = row.scope.kind === 'run' ? scopeKey(row.scope.runId, row.scope.nodeId) : scopeKey(row.scope.sessionId, row.scope.turn);
+  const scope = row.scope.kind === 'run' ? scopeKey(row.scope.runId, row.scope.nodeId) : sessionScopeKey(row.scope.sessionId, row.scope.turn);
   return logicalKey(scope, row);
 }
 

@@ -2,6 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { checkHistory } from '../../harness/model/check-history.js';
 import type { HistoryEvent, OpAnswer } from '../../harness/model/history.js';
+import { rowLogicalKey } from '../../harness/model/journal-state.js';
+import { logicalKey, scopeKey, sessionScopeKey } from '../../harness/engine/model.js';
 
 const ok = (r: unknown): OpAnswer => ({ kind: 'result', result: r });
 const prep = (slot: number, tier: 1 | 3 = 1) => ({
@@ -21,6 +23,18 @@ describe('§2 keys are per effect', () => {
     const dispatch = (logicalKey: string, applied = true): HistoryEvent => ({ kind: 'dispatch', target: 'tier1-t', tier: 1, logicalKey, idempotencyKey: 'k1', applied, deduplicated: !applied });
     expect(checkHistory([dispatch('r/n/0/t'), dispatch('r/n/1/t')], { tierMode: 'conservative' }).failure?.clause).toBe('key.distinct');
     expect(checkHistory([dispatch('r/n/0/t'), dispatch('r/n/0/t', false)], { tierMode: 'conservative' }).failure).toBeNull();
+  });
+});
+
+describe('the target ledgers\' logical keys', () => {
+  it('never give a session turn and a run node that share an id and a number one key (session a/b turn 0, run a/b node 0)', () => {
+    const call = { slot: 0, toolId: 'http_request' };
+    const run = logicalKey(scopeKey('a/b', '0'), call);
+    const session = logicalKey(sessionScopeKey('a/b', 0), call);
+    expect(session).not.toBe(run);
+    // The engine and the model name a row alike: a write the engine dispatched is the row's.
+    expect(rowLogicalKey({ scope: { kind: 'session', sessionId: 'a/b', turn: 0 }, ...call })).toBe(session);
+    expect(rowLogicalKey({ scope: { kind: 'run', runId: 'a/b', nodeId: '0' }, ...call })).toBe(run);
   });
 });
 
