@@ -87,7 +87,15 @@ export async function scanCanaries(t: TrialContext, client: JournalClient, canar
 
 /** A fresh canary from the trial's seed, planted in the trial (masked in every output, watched for in driver output). */
 export function canary(t: TrialContext): string {
-  return t.secret(makeCanary(() => t.rng.next(), t.canaryNonce));
+  return t.secret(resultMarker(t));
+}
+
+/**
+ * A canary from the trial's seed that is not planted as a secret: for a result the journal may hold and print (only an
+ * argument secret must never leave it), whose bytes a scan looks for once the journal freed them.
+ */
+export function resultMarker(t: TrialContext): string {
+  return makeCanary(() => t.rng.next(), t.canaryNonce);
 }
 
 /** Records the rows before the post-restart checks, as evidence in the report; their digests must have the persisted form. */

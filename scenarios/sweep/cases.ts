@@ -1,8 +1,7 @@
 // The operations the write sweep kills inside, each with its setup and the invariant a kill anywhere in it must leave.
 import { isDeepStrictEqual } from 'node:util';
 import type { Need } from '../../harness/scenario.js';
-import { defaultCall, defaultPrepare, isUnresolved, nodeRows, rows, scanCanaries } from '../support.js';
-import { makeCanary } from '../../harness/world/byte-scan.js';
+import { defaultCall, defaultPrepare, isUnresolved, nodeRows, resultMarker, rows, scanCanaries } from '../support.js';
 import { DEFAULT_MAPPING, deriveProjections } from '../../harness/engine/projections.js';
 import type { TrialContext } from '../../harness/engine/trial-context.js';
 import type { JournalClient } from '../../harness/engine/journal-client.js';
@@ -49,10 +48,9 @@ interface TerminalFixture extends Fixture {
   readonly results: readonly [RecordedResult, RecordedResult];
 }
 
-// Not planted as secrets: a journal may print a result it holds (only an argument secret must never leave it).
 function terminalFixture(t: TrialContext): TerminalFixture {
   const f = fixture(t);
-  const markers = [makeCanary(() => t.rng.next(), t.canaryNonce), makeCanary(() => t.rng.next(), t.canaryNonce)] as const;
+  const markers = [resultMarker(t), resultMarker(t)] as const;
   const results = markers.map((m) => deriveProjections('http_request', `{"echo":"${m}","tail":"END"}`, DEFAULT_MAPPING)) as [RecordedResult, RecordedResult];
   return { ...f, markers, results };
 }

@@ -3,8 +3,7 @@ import { cpSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { defineScenario, type Scenario } from '../../harness/scenario.js';
-import { defaultPrepare, isUnresolved, nodeRows, rows, scanCanaries, seedRows } from '../support.js';
-import { makeCanary } from '../../harness/world/byte-scan.js';
+import { defaultPrepare, isUnresolved, nodeRows, resultMarker, rows, scanCanaries, seedRows } from '../support.js';
 import { NAMESPACE_SYSCALLS, syscallsAfter, traceeKilled, underStrace, type SyscallEvent } from '../../harness/engine/syscall-sweep.js';
 import { fileWriteVictim, nextLine, rawLines, stablePoints, type FileWritePoint } from '../../harness/engine/file-write-points.js';
 import { WRITE_SYSCALLS } from '../../harness/world/written-files.js';
@@ -86,9 +85,7 @@ const SID = 'sess-open-sweep';
 // Leaves the directory as a crashed engine's restart finds it, closed cleanly (so every copy starts from the same bytes).
 async function lay(t: TrialContext, dir: string): Promise<Laid> {
   const client = await t.driver('setup', { journalDir: dir, armed: [] });
-  // Not planted as secrets: a journal may print a result it holds (only an argument secret must never leave it).
-  const marker = (): string => makeCanary(() => t.rng.next(), t.canaryNonce);
-  const freed = [marker()];
+  const freed = [resultMarker(t)];
   const r0 = t.rng.id('run');
   const v0 = await client.op('prepare', defaultPrepare(t, r0, 'node-a'));
   await client.op('settle', { effectId: proceeded(v0, 'the swept run\'s effect'), state: 'committed', result: deriveProjections('http_request', `{"echo":"${freed[0]!}","tail":"END"}`, DEFAULT_MAPPING) });
@@ -100,7 +97,7 @@ async function lay(t: TrialContext, dir: string): Promise<Laid> {
   proceeded(await client.op('prepare', defaultPrepare(t, runId, 'node-b')), 'the unresolved effect');
   const legacy = t.capabilities.sessions && t.capabilities.seeding;
   if (legacy) {
-    freed.push(marker());
+    freed.push(resultMarker(t));
     const resultJson = JSON.stringify({ modelValue: `legacy ${freed[1]!}`, truncated: false, summary: 's', outputMappingResult: null });
     await seedRows(t, client, [{ scope: { kind: 'session', sessionId: SID, turn: 0 }, slot: 0, toolId: 'http_request', tier: 3, state: 'committed', argsDigest: `v5:${'b'.repeat(64)}`, callId: 'eng-open-1', resultJson }]);
   }
